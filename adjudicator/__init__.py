@@ -1,0 +1,29 @@
+"""adjudicator: the strict rules adjudicator for Skitgubbe and its family.
+
+>>> from adjudicator import load_record, adjudicate
+>>> report = adjudicate(load_record("sample_games/pagat_3p_full.json"))  # doctest: +SKIP
+>>> report.status, report.loser  # doctest: +SKIP
+('legal', 'Bo')
+"""
+
+from adjudicator.actions import Action
+from adjudicator.adjudicate import Report, adjudicate
+from adjudicator.cards import Card, card_code, card_text, parse_card
+from adjudicator.record import Game, RecordError, load_record
+from adjudicator.rules import PRESETS, RuleOptions, find_variant
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "Card",
+    "Game",
+    "RecordError",
+    "Report",
+    "RuleOptions",
+    "adjudicate",
+    "card_code",
+    "card_text",
+    "find_variant",
+    "load_record",
+    "parse_card",
+]

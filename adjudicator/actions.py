@@ -1,0 +1,31 @@
+"""Actions as the engine sees them: player index, act, cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.cards import Card, card_code
+
+ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal")
+"""Every act the record format knows.  A variant may allow only some of them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a player did.  ``cards`` may be empty for dare and pick.
+
+    ``to`` is only used by ``deal``: (receiver, cards) pairs in record order.
+    """
+
+    player: int
+    act: str
+    cards: tuple[Card, ...] = ()
+    to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    def text(self, names: tuple[str, ...] | list[str]) -> str:
+        """The action in record notation: ``Anna play 7H``."""
+        words = [names[self.player], self.act]
+        words.extend(card_code(c) for c in self.cards)
+        for receiver, cards in self.to:
+            words.append(f"{names[receiver]}:" + ",".join(card_code(c) for c in cards))
+        return " ".join(words)

@@ -1,0 +1,105 @@
+"""Cards as small ints, with precomputed parse tables.
+
+A card is ``suit * 13 + (rank - 2)``: 0..51.  Ints keep the replay hot path free
+of object allocation; the helpers below turn them into table language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Card = int
+"""A card: ``suit * 13 + rank - 2``, see :func:`make_card`."""
+
+SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_NAMES = ("spade", "heart", "diamond", "club")
+RANK_LETTERS = "23456789TJQKA"
+RANK_NAMES = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+_RANK_TOKENS: dict[str, int] = {str(r): r for r in range(2, 10)}
+_RANK_TOKENS.update({"T": 10, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14})
+_SUIT_TOKENS: dict[str, int] = {}
+for _i, _letters in enumerate(("S♠♤", "H♥♡", "D♦♢", "C♣♧")):
+    for _ch in _letters:
+        _SUIT_TOKENS[_ch] = _i
+
+PARSE: dict[str, Card] = {
+    rank_token + suit_token: suit * 13 + rank - 2
+    for rank_token, rank in _RANK_TOKENS.items()
+    for suit_token, suit in _SUIT_TOKENS.items()
+}
+"""Every accepted spelling, upper-cased, to its card."""
+
+PARSE_SUIT: dict[str, int] = dict(_SUIT_TOKENS)
+FULL_PACK: tuple[Card, ...] = tuple(range(52))
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (2..14) and ``suit`` (0..3)."""
+    return suit * 13 + rank - 2
+
+
+def rank(card: Card) -> int:
+    """2..14, ace high."""
+    return card % 13 + 2
+
+
+def suit(card: Card) -> int:
+    """0..3 in the order S H D C."""
+    return card // 13
+
+
+def parse_card(text: str) -> Card:
+    """Parse any accepted spelling (``10h``, ``TH``, ``T♥``); ValueError otherwise."""
+    card = PARSE.get(text.strip().upper()) if isinstance(text, str) else None
+    if card is None:
+        raise ValueError(f"{text!r} is not a card")
+    return card
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit letter or symbol; ValueError otherwise."""
+    found = PARSE_SUIT.get(text.strip().upper()) if isinstance(text, str) else None
+    if found is None:
+        raise ValueError(f"{text!r} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
+    return found
+
+
+def card_code(card: Card) -> str:
+    """Canonical written form: ``TH``."""
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_text(card: Card) -> str:
+    """Table form: ``10♥``."""
+    r = card % 13 + 2
+    return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Several cards in table form, separated by spaces."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def suit_name(s: int, plural: bool = False) -> str:
+    """``heart`` or ``hearts``."""
+    return SUIT_NAMES[s] + ("s" if plural else "")
+
+
+def rank_name(r: int) -> str:
+    """``7``, ``10``, ``queen``."""
+    return RANK_NAMES.get(r, str(r))
+
+
+def sort_key(card: Card, trump: int | None = None) -> tuple[int, int]:
+    """Sort by suit (trumps last) then rank: how a player holds a hand."""
+    s = card // 13
+    return (4 if s == trump else s, card % 13)
+
+
+def sorted_hand(cards: Iterable[Card], trump: int | None = None) -> list[Card]:
+    """A hand sorted as a player would hold it."""
+    return sorted(cards, key=lambda c: sort_key(c, trump))

@@ -1,0 +1,145 @@
+"""The table: hands, stock, trick, piles, trump and whose turn it is.
+
+One State is mutated in place by the engine during a replay; :meth:`State.view`
+takes a copy only when something (a renderer) needs to keep the picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.cards import Card
+from adjudicator.rules.options import RuleOptions
+
+PHASE_ONE = 1
+PHASE_TWO = 2
+OVER = 3
+
+
+class State:
+    """Everything the rules need to know about a game in progress.
+
+    ``stock`` is kept reversed: ``stock[-1]`` is the top card, so drawing is
+    ``pop()``.  ``trick`` holds the plays on the table, oldest first, each a
+    ``(player, cards)`` pair.
+    """
+
+    __slots__ = (
+        "completed_tricks",
+        "discard",
+        "hands",
+        "indicator",
+        "indicator_holder",
+        "last_winner",
+        "leader",
+        "loser",
+        "names",
+        "options",
+        "phase",
+        "piles",
+        "second",
+        "stock",
+        "trick",
+        "trick_target",
+        "trump",
+        "turn",
+    )
+
+    def __init__(self, options: RuleOptions, names: tuple[str, ...]) -> None:
+        n = len(names)
+        self.options = options
+        self.names = names
+        self.phase = PHASE_ONE
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.piles: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []
+        self.trick: list[tuple[int, tuple[Card, ...]]] = []
+        self.discard: list[Card] = []
+        self.trump: int | None = None
+        self.indicator: Card | None = None
+        self.indicator_holder: int | None = None
+        self.turn: int | None = None
+        self.leader = 0
+        self.second = 0
+        self.last_winner: int | None = None
+        self.trick_target = 0
+        self.completed_tricks = 0
+        self.loser: int | None = None
+
+    @property
+    def n(self) -> int:
+        """Number of seats."""
+        return len(self.names)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has reached its end."""
+        return self.phase == OVER
+
+    def left_of(self, player: int) -> int:
+        """The next seat clockwise."""
+        return (player + 1) % len(self.names)
+
+    def next_with_cards(self, player: int) -> int:
+        """The next player clockwise after ``player`` who holds cards."""
+        n = len(self.names)
+        hands = self.hands
+        for step in range(1, n + 1):
+            other = (player + step) % n
+            if hands[other]:
+                return other
+        return player
+
+    def holders(self) -> int:
+        """How many players hold cards."""
+        return sum(1 for hand in self.hands if hand)
+
+    def view(self) -> TableView:
+        """A copy of what is on the table, for rendering."""
+        return TableView(
+            phase=self.phase,
+            names=self.names,
+            hands=[list(h) for h in self.hands],
+            piles=[len(p) for p in self.piles],
+            stock=len(self.stock),
+            trick=list(self.trick),
+            discard=len(self.discard),
+            trump=self.trump,
+            indicator_holder=self.indicator_holder,
+            turn=self.turn,
+            trick_target=self.trick_target,
+            loser=self.loser,
+        )
+
+    def all_cards(self) -> list[Card]:
+        """Every card in play somewhere: for conservation checks."""
+        cards: list[Card] = []
+        for hand in self.hands:
+            cards.extend(hand)
+        for pile in self.piles:
+            cards.extend(pile)
+        cards.extend(self.stock)
+        for _, played in self.trick:
+            cards.extend(played)
+        cards.extend(self.discard)
+        if self.indicator is not None and self.phase == PHASE_ONE and not self.stock:
+            cards.append(self.indicator)
+        return cards
+
+
+@dataclass
+class TableView:
+    """A frozen picture of the table after one step."""
+
+    phase: int
+    names: tuple[str, ...]
+    hands: list[list[Card]]
+    piles: list[int]
+    stock: int
+    trick: list[tuple[int, tuple[Card, ...]]]
+    discard: int
+    trump: int | None
+    indicator_holder: int | None
+    turn: int | None
+    trick_target: int
+    loser: int | None

@@ -1,0 +1,41 @@
+"""Violation: what an illegal action broke, in table language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Violation:
+    """A broken rule: stable ``rule`` id (see docs/rules.md) and the reason.
+
+    ``index`` and ``player`` are filled in by the adjudicator (the engine does
+    not know where in the record an action stands); ``alternatives`` lists the
+    legal actions at that point in record notation.
+    """
+
+    rule: str
+    message: str
+    index: int | None = None
+    player: str | None = None
+    action: str | None = None
+    alternatives: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        """The contract's violation object (plus ``legal``)."""
+        return {
+            "index": self.index,
+            "player": self.player,
+            "action": self.action,
+            "rule": self.rule,
+            "message": self.message,
+            "legal": self.alternatives,
+        }
+
+
+class IllegalAction(Exception):
+    """Raised by :func:`adjudicator.engine.push` for an action that fails ``check``."""
+
+    def __init__(self, violation: Violation) -> None:
+        self.violation = violation
+        super().__init__(f"{violation.rule}: {violation.message}")
