@@ -150,11 +150,9 @@ def variants(name: str | None) -> None:
         for preset in PRESETS.values():
             grid.add_row(preset.name, preset.title, preset.source)
         out.print(grid)
-        out.print("Options (override any in a record's \"options\"):")
+        out.print('Options (override any in a record\'s "options"):')
     elif name not in PRESETS:
-        _console(stderr=True).print(
-            f"variant: {name!r} is not a variant ({', '.join(PRESETS)})"
-        )
+        _console(stderr=True).print(f"variant: {name!r} is not a variant ({', '.join(PRESETS)})")
         sys.exit(EXIT_INVALID)
     else:
         preset = PRESETS[name]

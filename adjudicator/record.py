@@ -379,7 +379,9 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError("", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise RecordError(
+            "", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
 
 
 def canonical(record: Record) -> dict[str, Any]:

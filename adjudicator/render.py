@@ -121,8 +121,7 @@ def start(report: Report) -> RenderableType:
     """The table before the first action."""
     assert report.start is not None
     title = Text(
-        f"Start · {report.variant} · {len(report.players)} players: "
-        + ", ".join(report.players),
+        f"Start · {report.variant} · {len(report.players)} players: " + ", ".join(report.players),
         style="bold cyan",
     )
     return Group(title, table(report.start))

@@ -61,7 +61,7 @@ def new_state(game: Game) -> State:
     return state
 
 
-def _phase(state: State):  # noqa: ANN202 - a module
+def _phase(state: State):
     return phase_one_pairs if state.phase == PHASE_ONE else phase_two
 
 
@@ -76,9 +76,7 @@ def check(state: State, action: Action) -> Violation | None:
         )
         return Violation("game.over", f"The game is already over ({who}); nothing may follow")
     if action.act not in variant_acts(state.options):
-        return Violation(
-            "act.variant", f"'{action.act}' is not an act of this variant's rules"
-        )
+        return Violation("act.variant", f"'{action.act}' is not an act of this variant's rules")
     module = _phase(state)
     if action.player != state.turn:
         return Violation(
@@ -93,11 +91,7 @@ def legal_actions(state: State) -> list[Action]:
     if state.phase == OVER:
         return []
     acts = variant_acts(state.options)
-    return [
-        a
-        for a in _phase(state).candidates(state)
-        if a.act in acts and check(state, a) is None
-    ]
+    return [a for a in _phase(state).candidates(state) if a.act in acts and check(state, a) is None]
 
 
 def apply(state: State, action: Action) -> None:

@@ -41,8 +41,6 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "play":
         return one_card(state, action, "A play in phase one") or held(state, action)
     if act == "dare":
-        if not state.options.dare:
-            return Violation("phase1.dare", "Daring is not part of this variant's phase one")
         if len(state.stock) < 2:
             return Violation(
                 "phase1.dare.stock",

@@ -8,7 +8,7 @@ it was led; its cards leave the game.  The last player holding cards loses.
 from __future__ import annotations
 
 from adjudicator.actions import Action
-from adjudicator.cards import Card, card_text, suit, suit_name, SUIT_SYMBOLS
+from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, suit, suit_name
 from adjudicator.engine.common import card_list, held, one_card, unique_plays
 from adjudicator.engine.state import OVER, State
 from adjudicator.engine.violations import Violation
