@@ -9,7 +9,7 @@ from __future__ import annotations
 from adjudicator.actions import Action
 from adjudicator.cards import card_text
 from adjudicator.engine import phase_one_pairs, phase_two
-from adjudicator.engine.intermission import start_phase_two
+from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
 from adjudicator.record import Game
@@ -45,7 +45,10 @@ def new_state(game: Game) -> State:
         assert game.dealer is not None and game.first_leader is not None
         n = len(game.players)
         size = game.options.hand_size
-        deck = game.deck
+        # 000 'Two Player Game': the avstickshög is set aside before the deal.
+        reserve = game.options.reserve
+        state.reserve = list(reversed(game.deck[:reserve]))
+        deck = game.deck[reserve:]
         for i in range(n * size):
             state.hands[(game.dealer + 1 + i) % n].append(deck[i])
         state.stock = list(reversed(deck[n * size :]))
@@ -116,8 +119,8 @@ def narrate(state: State, action: Action) -> str:
             return f"{name} dares and turns {card_text(state.stock[-1])}"
         return f"{name} dares"
     if action.act == "pick":
-        if state.trick:
-            return f"{name} picks up " + " ".join(card_text(c) for c in state.trick[-1][1])
+        if state.trick and state.phase != PHASE_ONE:
+            return f"{name} {phase_two.describe_pick(state, action.player)}"
         return f"{name} picks up"
     if action.act == "play":
         if not state.trick or (state.phase == PHASE_ONE and len(state.trick) % 2 == 0):
@@ -125,5 +128,6 @@ def narrate(state: State, action: Action) -> str:
         if state.phase == PHASE_ONE:
             return f"{name} plays {cards} to {card_text(state.trick[-1][1][-1])}"
         top = " ".join(card_text(c) for c in state.trick[-1][1])
+        cards = " ".join(card_text(c) for c in sorted(action.cards))
         return f"{name} beats {top} with {cards}"
     return f"{name} {action.act}s {cards}".rstrip()

@@ -7,7 +7,8 @@ phase' (first paragraph).
 from __future__ import annotations
 
 from adjudicator.cards import suit
-from adjudicator.engine.state import PHASE_TWO, State
+from adjudicator.engine.phase_two import start_phase_two
+from adjudicator.engine.state import State
 
 
 def end_phase_one(state: State) -> None:
@@ -22,20 +23,8 @@ def end_phase_one(state: State) -> None:
         if pile:
             state.hands[player][:0] = pile
             pile.clear()
-    state.phase = PHASE_TWO
     if state.options.phase_two_leader == "last_trick_winner" and state.last_winner is not None:
         leader = state.last_winner
     else:
         leader = state.indicator_holder if state.indicator_holder is not None else 0
     start_phase_two(state, leader)
-
-
-def start_phase_two(state: State, leader: int) -> None:
-    """Phase two begins with ``leader`` to lead (or the next player who holds cards)."""
-    from adjudicator.engine.phase_two import end_if_over
-
-    state.phase = PHASE_TWO
-    state.trick.clear()
-    state.turn = leader if state.hands[leader] else state.next_with_cards(leader)
-    state.leader = state.turn
-    end_if_over(state)

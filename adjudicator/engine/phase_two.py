@@ -1,17 +1,201 @@
-"""Phase two: beat the top card or pick it up (000 'Play in the second phase').
+"""Phase two: beat the top play or pick up (000 'Play in the second phase').
 
-A card is beaten by a higher card of its suit, or a non-trump by any trump.
-A trick is complete when it holds as many plays as players held cards when
-it was led; its cards leave the game.  The last player holding cards loses.
+A play is one card or, where ``sequences`` allows, a run of one suit.  It beats
+the top play when its lowest card is above the top play's highest card in that
+suit, or when it is trumps on a non-trump (and not on an anti-trump).  A trick
+is complete when it holds as many plays as players were in the game when it was
+led; its cards leave the game.  What a pick takes is ``pick_from`` x
+``pick_takes``.  The last player holding cards loses.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from adjudicator.actions import Action
-from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, suit, suit_name
-from adjudicator.engine.common import card_list, held, one_card, unique_plays
-from adjudicator.engine.state import OVER, State
+from adjudicator.cards import (
+    CLUBS,
+    SPADES,
+    SUIT_SYMBOLS,
+    Card,
+    card_text,
+    rank,
+    suit,
+    suit_name,
+)
+from adjudicator.engine.common import card_list, held
+from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
+
+# --- the suits' powers --------------------------------------------------------
+
+
+def anti_trump_suit(state: State) -> int | None:
+    """The anti-trump suit of 000 'Anti-trumps', if the options have one."""
+    kind = state.options.anti_trump
+    trump = state.trump
+    if kind == "none" or trump is None:
+        return None
+    if kind == "same_colour":
+        return {0: 3, 3: 0, 1: 2, 2: 1}[trump]
+    return SPADES if trump == CLUBS else CLUBS
+
+
+def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
+    """Whether the play ``cards`` (sorted) beats the play ``top`` (sorted)."""
+    low = cards[0]
+    high = top[-1]
+    if low // 13 == high // 13:
+        return low > high
+    return low // 13 == state.trump and high // 13 != anti_trump_suit(state)
+
+
+def why_not_beat(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> str:
+    """Table language for a play that does not beat the top play."""
+    top_suit = suit(top[-1])
+    trump = state.trump
+    head = f"{card_list(cards)} does not beat {card_list(top)}: "
+    if top_suit == trump:
+        return head + f"only a higher {suit_name(top_suit)} beats a trump"
+    if top_suit == anti_trump_suit(state):
+        return head + (
+            f"{suit_name(top_suit, True)} are anti-trumps: only a higher "
+            f"{suit_name(top_suit)} beats them"
+        )
+    trump_txt = f"a trump ({SUIT_SYMBOLS[trump]})" if trump is not None else "a trump"
+    if len(top) > 1 or len(cards) > 1:
+        need = f"a {suit_name(top_suit)} above {card_text(top[-1])}"
+    else:
+        need = f"a higher {suit_name(top_suit)}"
+    return head + f"{need} or {trump_txt} is needed"
+
+
+# --- runs ---------------------------------------------------------------------
+
+
+def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
+    """Why ``cards`` (sorted) is not a play the options allow, or None."""
+    if len(cards) == 1:
+        return None
+    min_run = state.options.min_run
+    shown = card_list(cards)
+    if not min_run:
+        return f"a play in phase two is one card here, not {len(cards)} ({shown})"
+    s = suit(cards[0])
+    for a, b in pairwise(cards):
+        if suit(b) != s or b != a + 1:
+            return f"{shown} is not a run: a run is consecutive cards of one suit"
+    if len(cards) < min_run:
+        return f"{shown} is too short: a run here has at least {min_run} cards"
+    if state.options.sequences == "from_two" and rank(cards[0]) != 2:
+        return f"{shown} does not begin with a 2: only runs from the 2 may be played"
+    return None
+
+
+def runs_in(hand: list[Card], min_run: int) -> list[tuple[Card, ...]]:
+    """Every single card and every run of at least ``min_run`` cards in a hand."""
+    cards = sorted(set(hand))
+    plays: list[tuple[Card, ...]] = [(c,) for c in cards]
+    if not min_run:
+        return plays
+    start = 0
+    for i in range(1, len(cards) + 1):
+        if i < len(cards) and cards[i] == cards[i - 1] + 1 and cards[i] // 13 == cards[i - 1] // 13:
+            continue
+        segment = cards[start:i]
+        for a in range(len(segment)):
+            for b in range(a + min_run, len(segment) + 1):
+                plays.append(tuple(segment[a:b]))
+        start = i
+    return plays
+
+
+# --- what a pick takes ----------------------------------------------------------
+
+
+def pick_plan(state: State, bottom: bool) -> tuple[int, int, tuple[Card, ...]]:
+    """(first play, end play, cards) a pick takes: plays ``[first:end]``, whole or in part.
+
+    For ``pick_takes == 'card'`` the range is one play and ``cards`` is one card
+    of it (the highest from the top, the lowest from the bottom).
+    """
+    trick = state.trick
+    takes = state.options.pick_takes
+    if bottom:
+        cards = trick[0][1]
+        if takes == "card":
+            return 0, 1, cards[:1]
+        end = 1
+        if takes == "joined":
+            while end < len(trick):
+                nxt = trick[end][1][0]
+                if nxt // 13 != cards[-1] // 13 or nxt != cards[-1] + 1:
+                    break
+                cards = cards + trick[end][1]
+                end += 1
+        return 0, end, cards
+    last = len(trick) - 1
+    cards = trick[last][1]
+    if takes == "card":
+        return last, last + 1, cards[-1:]
+    first = last
+    if takes == "joined":
+        while first > 0:
+            below = trick[first - 1][1][-1]
+            if below // 13 != cards[0] // 13 or below != cards[0] - 1:
+                break
+            first -= 1
+            cards = trick[first][1] + cards
+    return first, last + 1, cards
+
+
+def _picks_from_bottom(state: State, player: int) -> bool:
+    return state.options.pick_from == "bottom" or state.pending[player]
+
+
+def pick_cards(state: State, player: int) -> tuple[Card, ...]:
+    """The cards ``player`` would take by picking now."""
+    return pick_plan(state, _picks_from_bottom(state, player))[2]
+
+
+# --- high trump ---------------------------------------------------------------
+
+
+def high_trump(state: State) -> Card | None:
+    """The highest trump still in the game (in a hand or on the table)."""
+    trump = state.trump
+    if trump is None:
+        return None
+    best = -1
+    for hand in state.hands:
+        for c in hand:
+            if c // 13 == trump and c > best:
+                best = c
+    for _, cards in state.trick:
+        for c in cards:
+            if c // 13 == trump and c > best:
+                best = c
+    return best if best >= 0 else None
+
+
+def completes(state: State, cards: tuple[Card, ...], high: Card | None) -> bool:
+    """Whether playing ``cards`` now ends the trick (``high``: the high trump before it)."""
+    opts = state.options
+    trick = state.trick
+    if opts.high_trump == "only_killer":
+        done = high is not None and high in cards
+    else:
+        done = bool(trick) and len(trick) + 1 >= state.trick_target
+    if not done and opts.trump_ends_trick and trick:
+        done = cards[0] // 13 == state.trump and trick[-1][1][-1] // 13 != state.trump
+    if not done and opts.complete_suit:
+        s = cards[0] // 13
+        on_table = sum(1 for _, played in trick for c in played if c // 13 == s)
+        done = on_table + len(cards) == 13
+    return done
+
+
+# --- the engine interface ---------------------------------------------------------
 
 
 def whose_turn(state: State) -> str:
@@ -19,31 +203,18 @@ def whose_turn(state: State) -> str:
     name = state.names[state.turn] if state.turn is not None else "nobody"
     if not state.trick:
         return f"{name} leads"
-    return f"{name} must beat {card_list(state.trick[-1][1])} or pick it up"
-
-
-def beats(card: Card, top: Card, trump: int | None) -> bool:
-    """A higher card of the same suit, or a trump on a non-trump."""
-    if card // 13 == top // 13:
-        return card > top
-    return card // 13 == trump
-
-
-def why_not_beat(card: Card, top: Card, trump: int | None) -> str:
-    """Table language for a card that does not beat the top card."""
-    top_suit = suit(top)
-    trump_txt = f"a trump ({SUIT_SYMBOLS[trump]})" if trump is not None else "a trump"
-    head = f"{card_text(card)} does not beat {card_text(top)}: "
-    if top_suit == trump:
-        return head + f"only a higher {suit_name(top_suit)} beats a trump"
-    return head + f"a higher {suit_name(top_suit)} or {trump_txt} is needed"
+    if state.turn is not None and state.pending[state.turn]:
+        return f"{name} is Blåmattis and must pick up"
+    if state.forced:
+        return f"{name} must pick up, as the player before did"
+    return f"{name} must beat {card_list(state.trick[-1][1])} or pick up"
 
 
 def candidates(state: State) -> list[Action]:
     """Every action worth testing for the player to move (a superset of the legal)."""
     p = state.turn
     assert p is not None
-    acts = [Action(p, "play", cards) for cards in unique_plays(state.hands[p])]
+    acts = [Action(p, "play", cards) for cards in runs_in(state.hands[p], state.options.min_run)]
     acts.append(Action(p, "pick"))
     acts.append(Action(p, "dare"))
     return acts
@@ -53,27 +224,61 @@ def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal now, or None."""
     act = action.act
     trick = state.trick
+    p = action.player
     if act == "play":
-        bad = one_card(state, action, "A play in phase two") or held(state, action)
-        if bad or not trick:
+        if state.pending[p]:
+            return Violation(
+                "phase2.blamattis",
+                f"{state.names[p]} is Blåmattis (no cards at the start of phase two) "
+                "and must pick up at the first turn",
+            )
+        if not action.cards:
+            return Violation("play.count", f"{state.names[p]} names no card to play")
+        cards = tuple(sorted(action.cards))
+        bad = held(state, action)
+        if bad:
             return bad
-        top = trick[-1][1][-1]
-        card = action.cards[0]
-        if not beats(card, top, state.trump):
-            return Violation("phase2.beat", why_not_beat(card, top, state.trump))
+        problem = run_problem(cards, state)
+        if problem:
+            rule = "phase2.sequence" if state.options.min_run else "play.count"
+            return Violation(rule, problem[0].upper() + problem[1:])
+        if trick and state.forced:
+            return Violation(
+                "phase2.pick.forced",
+                f"After a pick every following player picks until the table is empty: "
+                f"{state.names[p]} must pick up {card_list(pick_cards(state, p))}",
+            )
+        if trick and not beats(cards, trick[-1][1], state):
+            return Violation("phase2.beat", why_not_beat(cards, trick[-1][1], state))
+        if state.options.high_trump == "kill_only":
+            high = high_trump(state)
+            if high is not None and high in cards and not completes(state, cards, high):
+                return Violation(
+                    "phase2.high_trump",
+                    f"{card_text(high)} is the highest trump left and may only complete a "
+                    f"trick; this would be play {len(trick) + 1} of {state.trick_target}"
+                    if trick
+                    else f"{card_text(high)} is the highest trump left and may only "
+                    "complete a trick, never lead one",
+                )
         return None
     if act == "pick":
         if not trick:
             return Violation(
                 "phase2.pick.empty",
-                f"There is nothing on the table to pick up: {state.names[action.player]} leads",
+                f"There is nothing on the table to pick up: {state.names[p]} leads",
             )
         if action.cards:
-            take = trick[-1][1]
+            take = pick_cards(state, p)
             if sorted(action.cards) != sorted(take):
+                where = "bottom" if _picks_from_bottom(state, p) else "top"
+                unit = {"card": "card", "play": "play", "joined": "joined run"}[
+                    state.options.pick_takes
+                ]
                 return Violation(
                     "phase2.pick.cards",
-                    f"A pick takes the top card, {card_list(take)}, not {card_list(action.cards)}",
+                    f"A pick takes the {where} {unit}, {card_list(take)}, "
+                    f"not {card_list(action.cards)}",
                 )
         return None
     if act == "dare":
@@ -87,35 +292,130 @@ def apply(state: State, action: Action) -> None:
     hands = state.hands
     trick = state.trick
     if action.act == "pick":
-        _, cards = trick.pop()
-        hands[p].extend(cards)
-        state.turn = state.next_with_cards(p)
-        if not trick:
-            state.leader = state.turn
+        first, end, taken = pick_plan(state, _picks_from_bottom(state, p))
+        if state.options.pick_takes == "card":
+            played = trick[first][1]
+            rest = played[1:] if _picks_from_bottom(state, p) else played[:-1]
+            if rest:
+                trick[first] = (trick[first][0], rest)
+            else:
+                del trick[first]
+        else:
+            del trick[first:end]
+        hands[p].extend(taken)
+        state.pending[p] = False
+        if trick:
+            state.forced = state.options.forced_pick
+            state.turn = next_in_trick(state, p)
+        else:
+            state.forced = False
+            lead_next(state, state.next_with_cards(p))
     else:
-        card = action.cards[0]
+        cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
+        high = high_trump(state) if state.options.high_trump != "none" else None
         if not trick:
-            state.trick_target = state.holders()
+            state.trick_target = state.holders_in_game()
             state.leader = p
-        hands[p].remove(card)
-        trick.append((p, action.cards))
-        if len(trick) >= state.trick_target:
-            for _, cards in trick:
-                state.discard.extend(cards)
+        done = completes(state, cards, high)
+        hand = hands[p]
+        for c in cards:
+            hand.remove(c)
+        trick.append((p, cards))
+        if done:
+            for _, played in trick:
+                state.discard.extend(played)
             trick.clear()
             state.completed_tricks += 1
             state.last_winner = p
-            state.turn = p if hands[p] else state.next_with_cards(p)
-            state.leader = state.turn
+            _draw_reserve(state, p)
+            lead_next(state, p if hands[p] else state.next_with_cards(p))
         else:
-            state.turn = state.next_with_cards(p)
+            state.turn = next_in_trick(state, p)
     end_if_over(state)
 
 
+def next_in_trick(state: State, player: int) -> int:
+    """The next player clockwise who holds cards or is a Blåmattis yet to pick."""
+    n = len(state.names)
+    for step in range(1, n + 1):
+        other = (player + step) % n
+        if state.hands[other] or state.pending[other]:
+            return other
+    return player
+
+
+def lead_next(state: State, leader: int) -> None:
+    """``leader`` leads the next trick; under high trump the lead may pass to the right.
+
+    003 variations I: a player due to lead who holds only the highest trump
+    passes the lead to the player on their right.
+    """
+    if state.options.high_trump == "kill_only" and state.holders() > 1:
+        hand = state.hands[leader]
+        high = high_trump(state)
+        if hand and all(c == high for c in hand):
+            n = len(state.names)
+            for step in range(1, n):
+                other = (leader - step) % n
+                if state.hands[other]:
+                    leader = other
+                    break
+    state.turn = leader
+    state.leader = leader
+
+
+def _draw_reserve(state: State, completer: int) -> None:
+    """000 'Two Player Game': the completer, then the other, draw from the avstickshög."""
+    reserve = state.reserve
+    if not reserve:
+        return
+    n = len(state.names)
+    for step in range(n):
+        if not reserve:
+            break
+        state.hands[(completer + step) % n].append(reserve.pop())
+
+
 def end_if_over(state: State) -> None:
-    """The game ends the moment at most one player holds cards: that one loses."""
-    holders = [i for i, hand in enumerate(state.hands) if hand]
-    if len(holders) <= 1:
+    """The game ends the moment at most one player is left in it: that one loses.
+
+    While the avstickshög lasts, a player who runs out mid-trick is not safe
+    until the trick is over (000 'Two Player Game').
+    """
+    if state.phase == OVER:
+        return
+    if state.reserve and state.trick:
+        return
+    if state.holders_in_game() <= 1:
+        holders = [i for i, hand in enumerate(state.hands) if hand or state.pending[i]]
         state.phase = OVER
+        state.losers = holders
         state.loser = holders[0] if holders else None
         state.turn = None
+
+
+def start_phase_two(state: State, leader: int) -> None:
+    """Phase two begins with ``leader`` to lead (or the next player who holds cards)."""
+    state.phase = PHASE_TWO
+    state.trick.clear()
+    rule = state.options.empty_hand_at_phase_two
+    empty = [i for i, hand in enumerate(state.hands) if not hand]
+    if len(empty) == len(state.hands):
+        end_if_over(state)
+        return
+    if rule == "lose" and empty:
+        state.phase = OVER
+        state.losers = empty
+        state.loser = empty[0] if len(empty) == 1 else None
+        state.turn = None
+        return
+    if rule == "blamattis":
+        for i in empty:
+            state.pending[i] = True
+    lead_next(state, leader if state.hands[leader] else state.next_with_cards(leader))
+    end_if_over(state)
+
+
+def describe_pick(state: State, player: int) -> str:
+    """``picks up 9♥`` for narration."""
+    return "picks up " + card_list(pick_cards(state, player))

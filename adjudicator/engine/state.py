@@ -27,16 +27,20 @@ class State:
     __slots__ = (
         "completed_tricks",
         "discard",
+        "forced",
         "hands",
         "indicator",
         "indicator_holder",
         "last_winner",
         "leader",
         "loser",
+        "losers",
         "names",
         "options",
+        "pending",
         "phase",
         "piles",
+        "reserve",
         "second",
         "stock",
         "trick",
@@ -65,6 +69,13 @@ class State:
         self.trick_target = 0
         self.completed_tricks = 0
         self.loser: int | None = None
+        self.losers: list[int] = []
+        self.forced = False
+        """After a pick under forced pick-up: the next player must pick too."""
+        self.pending: list[bool] = [False] * n
+        """Blåmattis players who have not yet had their first turn in phase two."""
+        self.reserve: list[Card] = []
+        """The two-player avstickshög, reversed like the stock."""
 
     @property
     def n(self) -> int:
@@ -94,6 +105,11 @@ class State:
         """How many players hold cards."""
         return sum(1 for hand in self.hands if hand)
 
+    def holders_in_game(self) -> int:
+        """Players still in the game: holding cards, or a Blåmattis yet to pick."""
+        pending = self.pending
+        return sum(1 for i, hand in enumerate(self.hands) if hand or pending[i])
+
     def view(self) -> TableView:
         """A copy of what is on the table, for rendering."""
         return TableView(
@@ -122,6 +138,7 @@ class State:
         for _, played in self.trick:
             cards.extend(played)
         cards.extend(self.discard)
+        cards.extend(self.reserve)
         if self.indicator is not None and self.phase == PHASE_ONE and not self.stock:
             cards.append(self.indicator)
         return cards

@@ -55,6 +55,76 @@ class RuleOptions(BaseModel):
         "(003, see rule-sources README).",
     )
 
+    # --- phase two ---------------------------------------------------------
+    sequences: Literal["off", "two", "three", "from_two"] = Field(
+        "off",
+        description="Runs in phase two. 'off': single cards only (000 'Play in the second "
+        "phase'; 000 'Myllymatti'). 'two': a run of two or more consecutive cards of one "
+        "suit is one play (000 'Playing sequences in phase two'; 002 'Phase 2'; 003 IV.E). "
+        "'three': runs of at least three (000 'Mattis'). 'from_two': only runs beginning "
+        "with a 2 (000 'Koira', variants). A run beats the top play when its lowest card "
+        "is above the top play's highest card in that suit, or when it is trumps on a "
+        "non-trump (000: a 5 beaten by 7-8-9, then by Q-K; 003 IV.F.2.a and II.B).",
+    )
+    pick_from: Literal["top", "bottom"] = Field(
+        "top",
+        description="Where a pick takes from. 'top': the last play (000 'Play in the second "
+        "phase'; 002 'Phase 2'). 'bottom': the oldest play (000 'Variants: playing and "
+        "picking up sequences', 'Mattis', 'Koira'; 002 US rule; 003 IV.F.2.b).",
+    )
+    pick_takes: Literal["card", "play", "joined"] = Field(
+        "card",
+        description="What a pick takes. 'card': one card; a run stays in play until all "
+        "its cards are gone (000 basic; 000 'Koira' variants). 'play': the whole play "
+        "(002 'Phase 2' variation; 000 'Mattis', 'Koira'). 'joined': the card and every "
+        "card of its suit touching it in unbroken sequence, across plays (000 'Variants: "
+        "playing and picking up sequences'; 002; 003 IV.F.2.b; 000 'Atlanta Variation').",
+    )
+    forced_pick: bool = Field(
+        False,
+        description="Once someone picks, the following players must pick until the table "
+        "is empty (000 'Variants: playing and picking up sequences', forced pickup).",
+    )
+    complete_suit: bool = Field(
+        False,
+        description="A play that brings all thirteen cards of a suit, 2 to A, onto the "
+        "table completes the trick (000 'Variants: playing and picking up sequences').",
+    )
+    anti_trump: Literal["none", "same_colour", "electric_clubs"] = Field(
+        "none",
+        description="An anti-trump suit that trumps cannot beat (000 'Anti-trumps'). "
+        "'same_colour': the other suit of the trump's colour. 'electric_clubs': clubs, "
+        "or spades when clubs are trumps.",
+    )
+    trump_ends_trick: bool = Field(
+        False,
+        description="A trump played on a non-trump ends the trick at once; its player "
+        "sets the cards aside and leads (000 'Koira', variants).",
+    )
+    high_trump: Literal["none", "kill_only", "only_killer"] = Field(
+        "none",
+        description="'kill_only': the highest trump still in the game may only complete a "
+        "trick, and a player due to lead who holds nothing else passes the lead to the "
+        "right (003 variations I). 'only_killer': no trick is complete by its number of "
+        "plays; only the highest remaining trump kills it (003 variations IV).",
+    )
+    empty_hand_at_phase_two: Literal["out", "blamattis", "lose"] = Field(
+        "out",
+        description="A player with no cards when phase two begins. 'out': takes no part "
+        "(000 'Play in the second phase'). 'blamattis': takes part and must pick up the "
+        "lowest (oldest) cards of the trick at the first turn (000 'Mattis'). 'lose': "
+        "loses at once (000 'Mattis', variants).",
+    )
+    reserve: int = Field(
+        0,
+        ge=0,
+        le=30,
+        description="Two players only: this many cards (000 suggests 12) are set aside "
+        "face down before the deal as an avstickshög; after each completed trick in phase "
+        "two the completer, then the other player, draws one; while it lasts a player "
+        "who runs out is not safe unless the trick completes (000 'Two Player Game').",
+    )
+
     @model_validator(mode="after")
     def _players_range(self) -> RuleOptions:
         if self.min_players > self.max_players:
@@ -62,6 +132,11 @@ class RuleOptions(BaseModel):
                 f"min_players ({self.min_players}) is above max_players ({self.max_players})"
             )
         return self
+
+    @property
+    def min_run(self) -> int:
+        """Shortest run allowed as one play; 0 when runs are not allowed."""
+        return {"off": 0, "two": 2, "three": 3, "from_two": 2}[self.sequences]
 
     @classmethod
     def describe(cls) -> list[tuple[str, str, str]]:
