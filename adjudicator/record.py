@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -217,7 +218,27 @@ def _cards(codes: list[str]) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in codes)
 
 
+@lru_cache(maxsize=4096)
+def _text_action(player: int, rest: str) -> Action:
+    """``<act> [card ...]`` by seat ``player``; ValueError if not well-formed.
+
+    Cached because a few hundred strings make up nearly all actions of all
+    records, and Actions are immutable, so records may share them.
+    """
+    act, *codes = rest.split()
+    if act not in ACTS or act == "deal":
+        raise ValueError(act)
+    return Action(player, act, tuple(parse_card(c) for c in codes))
+
+
 def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Action:
+    if isinstance(entry, str):
+        words = entry.split(None, 1)
+        if len(words) == 2 and words[0] in names:
+            try:
+                return _text_action(names[words[0]], words[1])
+            except ValueError:
+                pass  # not well-formed: the checks below say where and why
     path = f"actions[{index}]"
     if isinstance(entry, str):
         words = entry.split()
@@ -300,6 +321,11 @@ def build_game(record: Record) -> Game:
             f"the record has {len(players)}",
         )
 
+    if options.reserve and len(players) != 2:
+        raise RecordError(
+            "options.reserve",
+            f"the avstickshög is a two-player rule; the record has {len(players)} players",
+        )
     game = Game(
         variant=record.variant,
         options=options,

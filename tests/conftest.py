@@ -1,0 +1,166 @@
+"""Small shared helpers for the tests: record builders and an engine walker.
+
+Test modules import these with ``from conftest import ...`` (pytest puts
+``tests/`` on ``sys.path``).  No fixtures live here, so nothing can clash with
+fixtures that other test modules define for themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator import engine
+from adjudicator.actions import Action
+from adjudicator.adjudicate import Report, adjudicate
+from adjudicator.cards import FULL_PACK, card_code, parse_card, rank
+from adjudicator.engine.state import State
+from adjudicator.record import FORMAT, load_record
+
+NAMES = ["Anna", "Bo", "Cai"]
+"""Three players, clockwise."""
+
+PACK = [card_code(c) for c in FULL_PACK]
+"""The 52 cards in canonical spelling, 2S first."""
+
+
+def cards(text: str) -> list[str]:
+    """``"7H 8H"`` as canonical codes; accepts every spelling."""
+    return [card_code(parse_card(word)) for word in text.split()]
+
+
+def make_deck(
+    hands: dict[str, str],
+    dealer: str,
+    players: list[str] | None = None,
+    top: str = "",
+    bottom: str = "",
+) -> tuple[list[str], list[str]]:
+    """A whole pack that deals ``hands`` and puts ``top``/``bottom`` in the stock.
+
+    ``hands`` maps every player to the cards dealt to them, in the order they
+    receive them (one at a time, clockwise from the dealer's left).  The stock
+    is ``top`` (its first card is the stock's top), then the *filler* (every
+    card not named), then ``bottom`` (its last card is the trump indicator).
+    The filler is ordered in pairs (high, low) of strictly different ranks, so
+    that two players daring in turn see the first of them win every trick.
+    Returns ``(deck, filler)``.
+    """
+    seats = players or NAMES
+    left = (seats.index(dealer) + 1) % len(seats)
+    order = seats[left:] + seats[:left]
+    dealt = {name: cards(hands[name]) for name in seats}
+    size = len(dealt[seats[0]])
+    assert all(len(h) == size for h in dealt.values()), "every hand needs as many cards"
+    deck = [dealt[name][r] for r in range(size) for name in order]
+    named = deck + cards(top) + cards(bottom)
+    assert len(set(named)) == len(named), "a card is named twice"
+    rest = sorted((c for c in PACK if c not in named), key=lambda c: rank(parse_card(c)))
+    assert len(rest) % 2 == 0, "choose top and bottom so that the filler is even"
+    filler: list[str] = []
+    for i in range(len(rest) // 2):
+        high, low = rest[-1 - i], rest[i]
+        assert rank(parse_card(high)) > rank(parse_card(low)), "filler pair ties"
+        filler += [high, low]
+    return deck + cards(top) + filler + cards(bottom), filler
+
+
+def burn(leader: str, second: str, filler: list[str]) -> list[str]:
+    """Dares that use up the filler: ``leader`` wins each pair and leads again."""
+    return [f"{leader if i % 2 == 0 else second} dare {card}" for i, card in enumerate(filler)]
+
+
+def deck_record(
+    deck: list[str] | str,
+    actions: list[Any],
+    dealer: str = "Cai",
+    players: list[str] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A record that deals ``deck``."""
+    return {
+        "format": FORMAT,
+        "variant": "pagat",
+        "players": list(players or NAMES),
+        "dealer": dealer,
+        "deck": deck,
+        "actions": actions,
+        **extra,
+    }
+
+
+def start_record(
+    hands: dict[str, str],
+    actions: list[Any],
+    leader: str = "Anna",
+    trump: str = "S",
+    players: list[str] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A record that starts in phase two; players default to the keys of ``hands``."""
+    return {
+        "format": FORMAT,
+        "variant": "pagat",
+        "players": list(players or hands),
+        "start": {
+            "phase": 2,
+            "trump": trump,
+            "leader": leader,
+            "hands": {name: cards(text) for name, text in hands.items()},
+        },
+        "actions": actions,
+        **extra,
+    }
+
+
+def assert_agree(state: State) -> None:
+    """``legal_actions`` lists exactly the one-card plays, picks and dares ``check`` passes.
+
+    Picks and dares are listed without cards.  Every player is tried with every
+    card of the pack, so an action by someone out of turn must fail too.
+    """
+    listed = engine.legal_actions(state)
+    for action in listed:
+        assert engine.check(state, action) is None, action
+        if action.act in ("pick", "dare"):
+            assert action.cards == (), action
+    for player in range(state.n):
+        tried = [Action(player, "pick"), Action(player, "dare"), Action(player, "sluff")]
+        tried += [Action(player, "play", (card,)) for card in FULL_PACK]
+        for action in tried:
+            passes = engine.check(state, action) is None
+            assert passes == (action in listed), (action, passes)
+
+
+def run(record: dict[str, Any]) -> Report:
+    """Adjudicate ``record``, holding ``legal_actions`` against ``check`` on every state."""
+    game = load_record(record)
+    state = engine.new_state(game)
+    for action in game.actions:
+        assert_agree(state)
+        if engine.check(state, action) is not None:
+            break
+        engine.apply(state, action)
+    else:
+        assert_agree(state)
+    return adjudicate(game)
+
+
+def final_state(record: dict[str, Any]) -> State:
+    """The state after every action of ``record``; each must be legal."""
+    game = load_record(record)
+    state = engine.new_state(game)
+    for action in game.actions:
+        assert_agree(state)
+        engine.push(state, action)
+    assert_agree(state)
+    return state
+
+
+def hand(state: State, name: str) -> list[str]:
+    """A player's hand as sorted canonical codes."""
+    return sorted(card_code(c) for c in state.hands[state.names.index(name)])
+
+
+def codes(text: str) -> list[str]:
+    """``cards(text)``, sorted: to compare with :func:`hand`."""
+    return sorted(cards(text))
