@@ -273,13 +273,15 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
 
 
 def _check_pack(cards: tuple[Card, ...], packs: int, path: str) -> None:
-    counts = Counter(cards)
+    seen: Counter[Card] = Counter()
     for i, card in enumerate(cards):
-        if counts[card] > packs:
+        seen[card] += 1
+        if seen[card] > packs:
+            times = "once" if packs == 1 else f"{packs} times"
             raise RecordError(
-                f"{path}[{i}]",
-                f"{card_code(card)} appears more than {'once' if packs == 1 else packs} times",
+                f"{path}[{i}]", f"{card_code(card)} is already in the deck ({times} per pack)"
             )
+    counts = seen
     missing = [card_code(c) for c in FULL_PACK if counts[c] < packs]
     if missing:
         raise RecordError(
@@ -336,8 +338,10 @@ def build_game(record: Record) -> Game:
     if record.result is not None:
         game.claimed_loser = _player(names, record.result.loser, "result.loser")
 
-    if (record.deck is None) == (record.start is None):
-        raise RecordError("deck", "give either 'deck' (with 'dealer') or 'start', not both")
+    if record.deck is not None and record.start is not None:
+        raise RecordError("start", "give either 'deck' (with 'dealer') or 'start', not both")
+    if record.deck is None and record.start is None:
+        raise RecordError("deck", "is required, or else 'start' (a position in phase two)")
     if record.deck is not None:
         if record.dealer is None:
             raise RecordError("dealer", "is required with 'deck'")

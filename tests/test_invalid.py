@@ -1,0 +1,202 @@
+"""Bad input: exit status 2, one line naming the place, never a traceback.
+
+One case for each kind of invalid record the contract lists (not JSON, a
+missing field, an unknown variant, option, act or player, a string that is no
+card, a deck that is not a whole pack, a card twice in a start position), plus
+the other ways a person can get a command wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import PACK, deck_record, start_record
+
+from adjudicator.cli import main
+
+DECK = " ".join(PACK)
+GOOD_START = start_record({"Anna": "2C 3C", "Bo": "7C 8C 9C", "Cai": "AH"}, ["Anna play 2C"])
+
+
+def edited(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``record`` with top-level fields replaced; a value of None removes the field."""
+    out = {**record, **changes}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+CASES: list[tuple[str, str, str]] = [
+    ("not json", "{ this is not json", "not JSON"),
+    ("empty file", "", "not JSON"),
+    ("not an object", "[1, 2, 3]", "object"),
+    (
+        "missing field",
+        json.dumps(edited(deck_record(DECK, []), players=None)),
+        "players",
+    ),
+    ("wrong format", json.dumps(edited(deck_record(DECK, []), format="skitgubbe/2")), "format"),
+    ("unknown variant", json.dumps(edited(deck_record(DECK, []), variant="bridge")), "variant"),
+    (
+        "unknown option",
+        json.dumps(edited(deck_record(DECK, []), options={"jokers": True})),
+        "options.jokers",
+    ),
+    (
+        "bad option value",
+        json.dumps(edited(deck_record(DECK, []), options={"sequences": "four"})),
+        "options.sequences",
+    ),
+    ("unknown act", json.dumps(deck_record(DECK, ["Anna steal 2S"])), "actions[0]"),
+    ("unknown player", json.dumps(deck_record(DECK, ["Olof play 2S"])), "actions[0]"),
+    (
+        "unknown player in an object",
+        json.dumps(deck_record(DECK, [{"player": "Olof", "act": "play", "cards": ["2S"]}])),
+        "actions[0].player",
+    ),
+    ("not a card", json.dumps(deck_record(DECK, ["Anna play ZZ"])), "'ZZ' is not a card"),
+    (
+        "not a card in an object",
+        json.dumps(deck_record(DECK, [{"player": "Anna", "act": "play", "cards": ["2S", "1H"]}])),
+        "actions[0].cards[1]",
+    ),
+    ("deck too short", json.dumps(deck_record(" ".join(PACK[:-1]), [])), "deck"),
+    ("deck with a card twice", json.dumps(deck_record(" ".join([*PACK[:-1], "2S"]), [])), "deck"),
+    ("not a card in the deck", json.dumps(deck_record(" ".join([*PACK[:-1], "XX"]), [])), "deck"),
+    (
+        "card twice in a start position",
+        json.dumps(start_record({"Anna": "2C 3C", "Bo": "2C 8C", "Cai": "AH"}, [])),
+        "start.hands",
+    ),
+    ("dealer unknown", json.dumps(edited(deck_record(DECK, []), dealer="Olof")), "dealer"),
+    (
+        "duplicate player",
+        json.dumps(edited(deck_record(DECK, []), players=["Anna", "Anna", "Bo"])),
+        "players",
+    ),
+    (
+        "too many players",
+        json.dumps(edited(deck_record(DECK, []), players=list("ABCDE"))),
+        "players",
+    ),
+    (
+        "deck and start both",
+        json.dumps({**GOOD_START, "dealer": "Anna", "deck": DECK}),
+        "start",
+    ),
+    (
+        "neither deck nor start",
+        json.dumps(edited(deck_record(DECK, []), deck=None, dealer=None)),
+        "deck",
+    ),
+    (
+        "result names a stranger",
+        json.dumps({**GOOD_START, "result": {"loser": "Olof"}}),
+        "result.loser",
+    ),
+    (
+        "start leader unknown",
+        json.dumps({**GOOD_START, "start": {**GOOD_START["start"], "leader": "Olof"}}),
+        "start.leader",
+    ),
+    (
+        "start trump not a suit",
+        json.dumps({**GOOD_START, "start": {**GOOD_START["start"], "trump": "X"}}),
+        "start.trump",
+    ),
+]
+
+
+def run(*args: str) -> tuple[int, str, str, BaseException | None]:
+    result = CliRunner().invoke(main, list(args))
+    exc = result.exception if not isinstance(result.exception, SystemExit) else None
+    return result.exit_code, result.stdout, result.stderr, exc
+
+
+def assert_one_line_naming(text: str, where: str) -> None:
+    assert "Traceback" not in text
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert where in lines[0], (where, lines[0])
+
+
+@pytest.mark.parametrize(("case", "text", "where"), CASES, ids=[c[0] for c in CASES])
+def test_check_says_invalid_in_one_line(case: str, text: str, where: str, tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, _, exc = run("check", str(path))
+    assert exc is None
+    assert code == 2
+    assert out.startswith(f"{path}: invalid")
+    assert_one_line_naming(out, where)
+
+
+@pytest.mark.parametrize(("case", "text", "where"), CASES, ids=[c[0] for c in CASES])
+def test_check_json_says_invalid_with_the_error(
+    case: str, text: str, where: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, _, exc = run("check", "--json", str(path))
+    assert exc is None
+    assert code == 2
+    verdict = json.loads(out)
+    assert verdict["status"] == "invalid"
+    assert verdict["violations"] == [] and verdict["applied"] == 0
+    assert_one_line_naming(verdict["error"], where)
+
+
+@pytest.mark.parametrize(("case", "text", "where"), CASES, ids=[c[0] for c in CASES])
+def test_replay_says_invalid_in_one_line(case: str, text: str, where: str, tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err, exc = run("replay", str(path))
+    assert exc is None
+    assert code == 2
+    assert out == ""
+    assert_one_line_naming(err, where)
+
+
+def test_a_missing_file_is_invalid(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nowhere.json")
+    for args in (("check", missing), ("replay", missing)):
+        code, out, err, exc = run(*args)
+        assert exc is None and code == 2
+        assert_one_line_naming(out + err, "nowhere.json")
+
+
+def test_a_file_that_is_not_utf8_is_invalid(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"players": ["Åsa"]}'.encode("latin-1"))
+    code, out, _, exc = run("check", str(path))
+    assert exc is None and code == 2
+    assert_one_line_naming(out, "latin1.json")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "--step", "99", "GOOD"],
+        ["replay", "--to", "-1", "GOOD"],
+        ["replay", "--step", "x", "GOOD"],
+        ["variants", "bridge"],
+        ["check"],
+        ["frobnicate"],
+    ],
+)
+def test_command_line_mistakes_exit_2_without_traceback(args: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(GOOD_START), encoding="utf-8")
+    code, out, err, exc = run(*[str(path) if a == "GOOD" else a for a in args])
+    assert exc is None
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert (out + err).strip()
+
+
+def test_the_good_record_used_above_is_legal(tmp_path: Path) -> None:
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(GOOD_START), encoding="utf-8")
+    assert run("check", str(path))[0] == 0
