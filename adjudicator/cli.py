@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -194,37 +195,69 @@ def replay(file: str, at: int | None, to: int | None) -> None:
 @main.command()
 @click.argument("name", required=False)
 def variants(name: str | None) -> None:
-    """List the variants, or show one variant's full option set with sources."""
+    """List the variants and their option values, or show one variant in full.
+
+    Without NAME: every preset, then a grid of every option's value in each
+    preset.  With NAME: each option of that variant with its value, the values
+    it may take, and the rule and source it stands for.  Any option can be
+    overridden in a record's "options".
+    """
     out = _console()
     if name is None:
-        grid = Table(title="Variants", show_lines=False)
-        grid.add_column("name", style="bold")
-        grid.add_column("what it is")
-        grid.add_column("source")
-        for preset in PRESETS.values():
-            grid.add_row(preset.name, preset.title, preset.source)
-        out.print(grid)
-        out.print('Options (override any in a record\'s "options"):')
-    elif name not in PRESETS:
-        _console(stderr=True).print(f"variant: {name!r} is not a variant ({', '.join(PRESETS)})")
+        out.print(_variant_list())
+        out.print(_option_grid())
+        out.print(
+            "Run 'adjudicator variants NAME' for each option's rule and source. "
+            'A record may override any option in its "options".'
+        )
+        return
+    try:
+        preset = find_variant(name)
+    except KeyError as exc:
+        _console(stderr=True).print(f"variant: {exc.args[0]}", highlight=False, markup=False)
         sys.exit(EXIT_INVALID)
-    else:
-        preset = PRESETS[name]
-        out.print(f"[bold]{preset.name}[/bold]: {preset.title}\nSource: {preset.source}")
-    grid = Table(show_lines=True)
-    grid.add_column("option", style="bold")
-    grid.add_column("values")
-    if name is not None:
-        grid.add_column("value", style="bold")
-    grid.add_column("rule and source")
-    values = PRESETS[name].options.model_dump() if name else {}
+    out.print(Text.assemble((preset.name, "bold"), f": {preset.title}"))
+    out.print(Text(f"Source: {preset.source}"))
+    values = preset.options.model_dump()
     for option, allowed, description in RuleOptions.describe():
-        row = [option, allowed]
-        if name is not None:
-            row.append(json.dumps(values[option]))
-        row.append(description)
-        grid.add_row(*row)
-    out.print(grid)
+        out.print()
+        out.print(
+            Text.assemble(
+                (option, "bold"),
+                " = ",
+                (json.dumps(values[option]), "bold cyan"),
+                (f"   (one of: {allowed})" if " | " in allowed else f"   ({allowed})", "dim"),
+            )
+        )
+        indent = "    "
+        out.print(
+            textwrap.fill(description, out.width, initial_indent=indent, subsequent_indent=indent),
+            markup=False,
+            highlight=False,
+        )
+
+
+def _variant_list() -> Table:
+    """The presets: name, what it is, where its rules are written."""
+    grid = Table(title="Variants", title_justify="left")
+    grid.add_column("name", style="bold", no_wrap=True)
+    grid.add_column("what it is")
+    grid.add_column("source")
+    for preset in PRESETS.values():
+        grid.add_row(preset.name, preset.title, preset.source)
+    return grid
+
+
+def _option_grid() -> Table:
+    """Every option (rows) against every preset (columns): the values side by side."""
+    grid = Table(title="Options by variant", title_justify="left")
+    grid.add_column("option", style="bold", no_wrap=True)
+    for preset in PRESETS.values():
+        grid.add_column(preset.name)
+    dumps = [preset.options.model_dump() for preset in PRESETS.values()]
+    for option, _, _ in RuleOptions.describe():
+        grid.add_row(option, *(json.dumps(values[option]) for values in dumps))
+    return grid
 
 
 @main.command()
