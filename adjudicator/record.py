@@ -338,6 +338,11 @@ def build_game(record: Record) -> Game:
     if record.result is not None:
         game.claimed_loser = _player(names, record.result.loser, "result.loser")
 
+    if options.reserve and record.start is not None:
+        raise RecordError(
+            "options.reserve",
+            "the avstickshög is set aside from the deck before the deal: give 'deck', not 'start'",
+        )
     if record.deck is not None and record.start is not None:
         raise RecordError("start", "give either 'deck' (with 'dealer') or 'start', not both")
     if record.deck is None and record.start is None:

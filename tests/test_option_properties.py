@@ -1,0 +1,170 @@
+"""Property tests over random rule-option combinations (issue: phase two in all its forms).
+
+The preset games of ``test_properties`` cover the options each preset uses;
+these draw every phase-two option at random instead, and play random legal
+games from two kinds of table: random ``start`` positions in phase two (cards
+out of play, players starting without cards) and full deals with two players,
+where the avstickshög (``reserve``) lives.  The same invariants hold:
+conservation, ``legal_actions``/``check`` agreement, every game checks legal
+and the loser agrees, and one unlisted action is caught at its index.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_properties import PROPERTY, assert_rule, listed, unlisted
+
+from adjudicator import engine
+from adjudicator.adjudicate import adjudicate
+from adjudicator.cards import FULL_PACK, card_code
+from adjudicator.record import FORMAT, Game, load_record
+from adjudicator.rules.options import RuleOptions
+from adjudicator.simulate import NAMES, choose
+
+MAX_ACTIONS = 3000
+"""Random play under ``high_trump: only_killer`` may circle for ever (only one card kills)."""
+
+PHASE_TWO_CHOICES: dict[str, tuple[Any, ...]] = {
+    "sequences": ("off", "two", "three", "from_two"),
+    "pick_from": ("top", "bottom"),
+    "pick_takes": ("card", "play", "joined"),
+    "forced_pick": (False, True),
+    "complete_suit": (False, True),
+    "anti_trump": ("none", "same_colour", "electric_clubs"),
+    "trump_ends_trick": (False, True),
+    "high_trump": ("none", "kill_only", "only_killer"),
+    "empty_hand_at_phase_two": ("out", "blamattis", "lose"),
+}
+
+
+def test_every_phase_two_option_is_drawn_here() -> None:
+    """A new phase-two option must be added to the draw, or it goes untested."""
+    phase_two = list(RuleOptions.model_fields)
+    phase_two = phase_two[phase_two.index("sequences") :]
+    assert set(phase_two) - {"reserve"} <= set(PHASE_TWO_CHOICES)
+    for name, values in PHASE_TWO_CHOICES.items():
+        RuleOptions(**{name: values[-1]})
+
+
+def random_options(rng: random.Random) -> dict[str, Any]:
+    """Each phase-two option at a random value."""
+    return {name: rng.choice(values) for name, values in PHASE_TWO_CHOICES.items()}
+
+
+def start_record(rng: random.Random) -> dict[str, Any]:
+    """A random phase-two position: some cards out of play, maybe a player without cards."""
+    n = rng.randint(2, 4)
+    names = list(NAMES[:n])
+    pack = list(FULL_PACK)
+    rng.shuffle(pack)
+    in_play = pack[: rng.randint(2 * n, 52)]
+    hands: dict[str, list[str]] = {name: [] for name in names}
+    empty = rng.choice([None, *names]) if n > 2 and rng.random() < 0.3 else None
+    holders = [name for name in names if name != empty]
+    for i, card in enumerate(in_play):
+        who = holders[i % len(holders)] if i < len(holders) else rng.choice(holders)
+        hands[who].append(card_code(card))
+    return {
+        "format": FORMAT,
+        "variant": "pagat",
+        "options": random_options(rng),
+        "players": names,
+        "start": {
+            "phase": 2,
+            "trump": rng.choice("SHDC"),
+            "leader": rng.choice(holders),
+            "hands": hands,
+        },
+        "actions": [],
+    }
+
+
+def reserve_record(rng: random.Random) -> dict[str, Any]:
+    """A two-player deal with an avstickshög of random size and random phase-two options."""
+    pack = list(FULL_PACK)
+    rng.shuffle(pack)
+    return {
+        "format": FORMAT,
+        "variant": "pagat",
+        "options": {**random_options(rng), "reserve": rng.choice((2, 6, 12, 20))},
+        "players": list(NAMES[:2]),
+        "dealer": NAMES[rng.randrange(2)],
+        "deck": " ".join(card_code(c) for c in pack),
+        "actions": [],
+    }
+
+
+def play_out(record: dict[str, Any], rng: random.Random) -> tuple[Game, bool]:
+    """Random legal actions until the end (or the cap), checking the invariants at each step."""
+    game = load_record(record)
+    state = engine.new_state(game)
+    pack = Counter(state.all_cards())
+    rate = rng.uniform(0.05, 0.4)
+    while not state.finished and len(game.actions) < MAX_ACTIONS:
+        actions, keys = listed(state)
+        assert actions, f"stuck after {len(game.actions)} actions with {record['options']}"
+        for action in actions:
+            assert engine.check(state, action) is None, action
+        for action in unlisted(state, actions, keys, rng, 2):
+            assert_rule(engine.check(state, action), action)
+        action = choose(actions, rng, rate)
+        game.actions.append(action)
+        engine.apply(state, action)
+        assert Counter(state.all_cards()) == pack, f"cards lost or made after {action}"
+    return game, state.finished
+
+
+def as_record(record: dict[str, Any], game: Game) -> dict[str, Any]:
+    """``record`` with the actions played."""
+    return {**record, "actions": [a.text(game.players) for a in game.actions]}
+
+
+tables = st.sampled_from([start_record, reserve_record])
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@PROPERTY
+@given(tables, seeds)
+def test_random_options_play_legal_games_that_check_legal(table: Any, seed: int) -> None:
+    rng = random.Random(seed)
+    record = table(rng)
+    game, finished = play_out(record, rng)
+    if record["options"]["high_trump"] != "only_killer":
+        assert finished, f"no end after {MAX_ACTIONS} actions with {record['options']}"
+    report = adjudicate(load_record(json.dumps(as_record(record, game))))
+    assert report.status == "legal", report.violations[:1]
+    assert report.applied == len(game.actions)
+    assert report.finished == finished
+
+
+@PROPERTY
+@given(tables, seeds)
+def test_random_options_one_unlisted_action_is_caught_at_its_index(table: Any, seed: int) -> None:
+    rng = random.Random(seed)
+    record = table(rng)
+    game, _ = play_out(record, rng)
+    if not game.actions:
+        return
+    target = rng.randrange(len(game.actions))
+    state = engine.new_state(game)
+    for action in game.actions[:target]:
+        engine.apply(state, action)
+    actions, keys = listed(state)
+    found = unlisted(state, actions, keys, rng, 1)
+    if not found:
+        return
+    bad = found[0]
+    expected = engine.check(state, bad)
+    assert expected is not None
+    mutated = replace(game, actions=[*game.actions[:target], bad, *game.actions[target + 1 :]])
+    report = adjudicate(mutated)
+    assert report.status == "illegal"
+    first = report.violations[0]
+    assert (first.index, first.rule) == (target, expected.rule)
