@@ -166,7 +166,7 @@ def replay(file: str, at: int | None, to: int | None) -> None:
         _console(stderr=True).print(render.invalid(file, str(exc)))
         sys.exit(EXIT_INVALID)
     for name, value in (("--step", at), ("--to", to)):
-        if value is not None and not 0 <= value < max(len(game.actions), 1):
+        if value is not None and not 0 <= value < len(game.actions):
             _console(stderr=True).print(
                 f"{name} {value}: the record has actions 0-{len(game.actions) - 1}"
                 if game.actions
@@ -179,7 +179,7 @@ def replay(file: str, at: int | None, to: int | None) -> None:
         shown = [s for s in report.steps if s.index == at]
         if not shown:
             out.print(f"Action {at} was not reached: the replay stopped at an illegal action.")
-            out.print(render.step(report.steps[-1]))
+            out.print(render.step(report.steps[-1]) if report.steps else render.start(report))
         else:
             out.print(render.step(shown[0]))
     else:
