@@ -307,9 +307,9 @@ def apply(state: State, action: Action) -> None:
         if trick:
             state.forced = state.options.forced_pick
             state.turn = next_in_trick(state, p)
-        else:
-            state.forced = False
-            lead_next(state, state.next_with_cards(p))
+            return  # a pick mid-trick puts nobody out: the game cannot end here
+        state.forced = False
+        lead_next(state, state.next_with_cards(p))
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
         high = high_trump(state) if state.options.high_trump != "none" else None
@@ -331,6 +331,8 @@ def apply(state: State, action: Action) -> None:
             lead_next(state, p if hands[p] else state.next_with_cards(p))
         else:
             state.turn = next_in_trick(state, p)
+            if hand:
+                return  # nobody went out and no trick ended: the game goes on
     end_if_over(state)
 
 
