@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from adjudicator.cards import Card, card_code
 
-ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal")
+ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal", "take")
 """Every act the record format knows.  A variant may allow only some of them."""
 
 
@@ -21,6 +21,16 @@ class Action:
     act: str
     cards: tuple[Card, ...] = ()
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    def record_form(self, names: tuple[str, ...] | list[str]) -> str | dict[str, object]:
+        """The action as written in a record: a string, or the object form for a deal."""
+        if self.act != "deal":
+            return self.text(names)
+        return {
+            "player": names[self.player],
+            "act": "deal",
+            "to": {names[p]: [card_code(c) for c in cards] for p, cards in self.to},
+        }
 
     def text(self, names: tuple[str, ...] | list[str]) -> str:
         """The action in record notation: ``Anna play 7H``."""

@@ -81,7 +81,7 @@ class ActionObject(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player: str
-    act: str = Field(description="play, dare, sluff, pick or deal")
+    act: str = Field(description="play, dare, sluff, pick, deal or take")
     cards: CardList = Field(default_factory=list)
     to: dict[str, CardList] | None = Field(
         default=None, description="deal only: the cards each receiver got"
@@ -261,6 +261,8 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
     who = _player(names, entry.player, f"{path}.player")
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if entry.act == "deal":
+        if entry.cards:
+            raise RecordError(f"{path}.cards", "a deal names its cards under 'to', not 'cards'")
         if entry.to is None:
             raise RecordError(f"{path}.to", "a deal must say what each receiver got")
         to = tuple(
@@ -429,7 +431,15 @@ def canonical(record: Record) -> dict[str, Any]:
         elif entry.act != "deal" and entry.to is None:
             actions.append(" ".join([entry.player, entry.act, *entry.cards]))
         else:
-            actions.append(entry.model_dump(mode="json", exclude_none=True))
+            obj: dict[str, Any] = {"player": entry.player, "act": entry.act}
+            if entry.cards:
+                obj["cards"] = [card_code(parse_card(c)) for c in entry.cards]
+            if entry.to is not None:
+                obj["to"] = {
+                    name: [card_code(parse_card(c)) for c in cards]
+                    for name, cards in entry.to.items()
+                }
+            actions.append(obj)
     data["actions"] = actions
     if isinstance(data.get("deck"), list):
         data["deck"] = " ".join(data["deck"])

@@ -40,7 +40,7 @@ def cards(cs: Iterable[Card], trump: int | None = None) -> Text:
 
 
 def _trick_text(view: TableView) -> Text:
-    if not view.trick:
+    if not view.trick and not view.sluffs:
         return Text("(empty)", style="dim")
     out = Text()
     for i, (player, played) in enumerate(view.trick):
@@ -48,6 +48,13 @@ def _trick_text(view: TableView) -> Text:
             out.append(" · ")
         out.append(f"{view.names[player]} ")
         out.append_text(cards(played, view.trump))
+    if view.sluffs:
+        out.append(" · sluffed: ", style="dim")
+        for i, (player, sluffed) in enumerate(view.sluffs):
+            if i:
+                out.append(", ")
+            out.append(f"{view.names[player]} ")
+            out.append_text(cards(sluffed, view.trump))
     return out
 
 
@@ -63,6 +70,9 @@ def table(view: TableView) -> RenderableType:
         head.append(f" · trump {trump} · out of play {view.discard}")
         if view.trick:
             head.append(f" · trick needs {view.trick_target} plays")
+    if view.deal is not None:
+        shufflers = " or ".join(view.names[p] for p in sorted(view.deal.shufflers))
+        head.append(f" · {view.deal.what} to be dealt by {shufflers}")
     trick_line = Text("Table: ").append_text(_trick_text(view))
 
     grid = Table(box=None, show_header=True, pad_edge=False, header_style="bold")

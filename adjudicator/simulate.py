@@ -83,7 +83,7 @@ def random_game(
         "players": list(names),
         "dealer": names[dealer],
         "deck": " ".join(card_code(c) for c in deck),
-        "actions": [a.text(names) for a in game.actions],
+        "actions": [a.record_form(names) for a in game.actions],
     }
     if state.loser is not None:
         record["result"] = {"loser": names[state.loser]}

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from adjudicator.actions import Action
 from adjudicator.cards import card_text
-from adjudicator.engine import phase_one_pairs, phase_two
+from adjudicator.engine import deals, phase_one_all, phase_one_pairs, phase_two
 from adjudicator.engine.phase_two import start_phase_two
-from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
+from adjudicator.engine.state import OVER, PHASE_ONE, PHASE_TWO, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
 from adjudicator.record import Game
 from adjudicator.rules.options import RuleOptions
@@ -35,6 +35,17 @@ def variant_acts(options: RuleOptions) -> frozenset[str]:
     acts = {"play", "pick"}
     if options.dare:
         acts.add("dare")
+    if options.sluffing != "none":
+        acts.add("sluff")
+    if options.sluffing == "unlimited":
+        acts.add("take")
+    if (
+        options.low_cards
+        or options.low_cards_by_indicator
+        or options.unfinished_trick == "deal_out"
+        or options.phase_one_end == "skip_empty"
+    ):
+        acts.add("deal")
     return frozenset(acts)
 
 
@@ -52,10 +63,13 @@ def new_state(game: Game) -> State:
         for i in range(n * size):
             state.hands[(game.dealer + 1 + i) % n].append(deck[i])
         state.stock = list(reversed(deck[n * size :]))
+        state.dealer = game.dealer
         state.leader = game.first_leader
         state.second = state.left_of(state.leader)
         state.turn = state.leader
         state.phase = PHASE_ONE
+        if game.options.phase_one == "all":
+            phase_one_all.begin_trick(state, game.first_leader)
     else:
         assert game.start_hands is not None and game.start_leader is not None
         state.hands = [list(h) for h in game.start_hands]
@@ -65,7 +79,12 @@ def new_state(game: Game) -> State:
 
 
 def _phase(state: State):
-    return phase_one_pairs if state.phase == PHASE_ONE else phase_two
+    """The module whose rules apply now."""
+    if state.deal is not None:
+        return deals
+    if state.phase == PHASE_ONE:
+        return phase_one_all if state.options.phase_one == "all" else phase_one_pairs
+    return phase_two
 
 
 def check(state: State, action: Action) -> Violation | None:
@@ -80,7 +99,18 @@ def check(state: State, action: Action) -> Violation | None:
         return Violation("game.over", f"The game is already over ({who}); nothing may follow")
     if action.act not in variant_acts(state.options):
         return Violation("act.variant", f"'{action.act}' is not an act of this variant's rules")
+    if state.deal is not None:
+        return deals.check(state, action)
+    if action.act == "deal":
+        return Violation("deal.none", "Nothing is to be dealt now: no shuffle is due")
+    if state.phase == PHASE_TWO and action.act in ("sluff", "take"):
+        return Violation(
+            "phase2.act",
+            f"'{action.act}' belongs to phase one; in phase two a player beats or picks up",
+        )
     module = _phase(state)
+    if action.act == "sluff":
+        return module.check(state, action)  # anyone may sluff when the rules allow it
     if action.player != state.turn:
         return Violation(
             "turn.order",
@@ -112,6 +142,10 @@ def push(state: State, action: Action) -> None:
 
 def narrate(state: State, action: Action) -> str:
     """The action in words, as said at the table; call before applying it."""
+    if state.deal is not None and action.act == "deal":
+        return deals.narrate(state, action)
+    if state.phase == PHASE_ONE and state.options.phase_one == "all":
+        return phase_one_all.narrate(state, action)
     name = state.names[action.player]
     cards = " ".join(card_text(c) for c in action.cards)
     if action.act == "dare":

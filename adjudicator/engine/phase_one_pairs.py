@@ -92,6 +92,7 @@ def draw(state: State, player: int) -> None:
     else:
         state.indicator = card
         state.indicator_holder = player
+        state.indicator_down = True
 
 
 def settle(state: State) -> None:

@@ -6,7 +6,7 @@ takes a copy only when something (a renderer) needs to keep the picture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from adjudicator.cards import Card
 from adjudicator.rules.options import RuleOptions
@@ -14,6 +14,27 @@ from adjudicator.rules.options import RuleOptions
 PHASE_ONE = 1
 PHASE_TWO = 2
 OVER = 3
+
+
+@dataclass(frozen=True)
+class DealDue:
+    """A shuffle the rules leave to chance; the record's ``deal`` act gives its outcome.
+
+    ``shares`` fixes each receiver's count (in ``receivers`` order) when the
+    rule deals one at a time in a fixed order; None means "as even as possible".
+    """
+
+    kind: str
+    """'trick_out' (unfinished trick dealt out), 'tie_out' (Koira), 'low_cards'."""
+    cards: tuple[Card, ...]
+    receivers: tuple[int, ...]
+    shares: tuple[int, ...] | None
+    shufflers: frozenset[int]
+    to_piles: bool
+    leader: int = 0
+    """Who leads once a 'tie_out' deal is done."""
+    what: str = field(default="", compare=False)
+    """In words, for the table view: 'the low cards', 'the unfinished trick'."""
 
 
 class State:
@@ -26,10 +47,15 @@ class State:
 
     __slots__ = (
         "completed_tricks",
+        "deal",
+        "dealer",
+        "decided",
         "discard",
         "forced",
         "hands",
+        "head_rank",
         "indicator",
+        "indicator_down",
         "indicator_holder",
         "last_winner",
         "leader",
@@ -37,12 +63,20 @@ class State:
         "losers",
         "names",
         "options",
+        "own_rank",
         "pending",
         "phase",
         "piles",
+        "replay",
         "reserve",
+        "round",
+        "round_at",
+        "round_plays",
         "second",
+        "sluffed",
+        "sluffs",
         "stock",
+        "tied",
         "trick",
         "trick_target",
         "trump",
@@ -76,6 +110,32 @@ class State:
         """Blåmattis players who have not yet had their first turn in phase two."""
         self.reserve: list[Card] = []
         """The two-player avstickshög, reversed like the stock."""
+        self.dealer: int | None = None
+        self.indicator_down = False
+        """The trump indicator has been drawn and lies face down by its drawer."""
+        # --- phase one where everybody plays -----------------------------------
+        self.sluffs: list[tuple[int, tuple[Card, ...]]] = []
+        """Cards sluffed to the trick, oldest first: they never decide it."""
+        self.round: list[int] = []
+        """The players of the current round (the first, or a tie's replay) in order."""
+        self.round_at = 0
+        """Index in ``round`` of the player due to play."""
+        self.round_plays: list[tuple[int, int]] = []
+        """(player, rank) of each play in the current round."""
+        self.replay = False
+        """The current round is a tie being played off."""
+        self.tied: list[int] = []
+        """The players of the tie being played off."""
+        self.head_rank = 0
+        """The rank heading the trick so far (decides which ranks are 'losing')."""
+        self.decided: int | None = None
+        """The trick's winner while it lies on the table (sluffing window, or 'take')."""
+        self.sluffed: list[bool] = [False] * n
+        """Who has used their one sluff ('once', 'atlanta')."""
+        self.own_rank: list[int | None] = [None] * n
+        """The rank each player may sluff under 'own_rank': that of their latest play."""
+        self.deal: DealDue | None = None
+        """A shuffle the record must settle with a 'deal' act before play goes on."""
 
     @property
     def n(self) -> int:
@@ -125,6 +185,8 @@ class State:
             turn=self.turn,
             trick_target=self.trick_target,
             loser=self.loser,
+            sluffs=list(self.sluffs),
+            deal=self.deal,
         )
 
     def all_cards(self) -> list[Card]:
@@ -137,9 +199,11 @@ class State:
         cards.extend(self.stock)
         for _, played in self.trick:
             cards.extend(played)
+        for _, sluffed in self.sluffs:
+            cards.extend(sluffed)
         cards.extend(self.discard)
         cards.extend(self.reserve)
-        if self.indicator is not None and self.phase == PHASE_ONE and not self.stock:
+        if self.indicator is not None and self.indicator_down:
             cards.append(self.indicator)
         return cards
 
@@ -160,3 +224,5 @@ class TableView:
     turn: int | None
     trick_target: int
     loser: int | None
+    sluffs: list[tuple[int, tuple[Card, ...]]] = field(default_factory=list)
+    deal: DealDue | None = None

@@ -1,0 +1,157 @@
+"""The ``deal`` act: the recorded outcome of a shuffle the rules leave to chance.
+
+A deal is due when the state holds a :class:`DealDue` (the unfinished trick
+dealt out, a Koira tie shared out, the low cards).  The engine cannot know the
+shuffle, so the record says who got what; the engine checks that the shuffler
+may shuffle, that exactly the right cards are dealt, to exactly the right
+players, in shares the rule allows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.actions import Action
+from adjudicator.cards import Card, cards_text
+from adjudicator.engine import intermission
+from adjudicator.engine.state import DealDue, State
+from adjudicator.engine.violations import Violation
+
+
+def _names(state: State, players: object) -> str:
+    seats = sorted(players)  # type: ignore[call-overload]
+    return " or ".join(state.names[p] for p in seats)
+
+
+def whose_turn(state: State) -> str:
+    """Who is to deal and what."""
+    due = state.deal
+    assert due is not None
+    return f"{due.what} must be dealt first, by {_names(state, due.shufflers)}"
+
+
+def due_message(state: State) -> str:
+    """Why no other act can come now."""
+    return whose_turn(state)[0].upper() + whose_turn(state)[1:]
+
+
+def _received(action: Action) -> dict[int, list[Card]]:
+    got: dict[int, list[Card]] = {}
+    for player, cards in action.to:
+        got.setdefault(player, []).extend(cards)
+    return got
+
+
+def check(state: State, action: Action) -> Violation | None:
+    """Why this deal is not the one the rules allow, or None."""
+    due = state.deal
+    assert due is not None
+    names = state.names
+    if action.act != "deal":
+        return Violation("deal.due", due_message(state))
+    if action.player not in due.shufflers:
+        return Violation(
+            "deal.shuffler",
+            f"{names[action.player]} may not shuffle {due.what}: "
+            f"{_names(state, due.shufflers)} does",
+        )
+    got = _received(action)
+    strangers = [p for p, cards in got.items() if cards and p not in due.receivers]
+    if strangers:
+        who = ", ".join(names[p] for p in strangers)
+        return Violation(
+            "deal.receivers",
+            f"{who} may not receive any of {due.what}; "
+            f"they go to {', '.join(names[p] for p in due.receivers)}",
+        )
+    dealt = Counter(c for cards in got.values() for c in cards)
+    wanted = Counter(due.cards)
+    if dealt != wanted:
+        missing = sorted((wanted - dealt).elements())
+        extra = sorted((dealt - wanted).elements())
+        parts = []
+        if missing:
+            parts.append(f"{cards_text(missing)} not dealt")
+        if extra:
+            parts.append(f"{cards_text(extra)} not among them")
+        return Violation(
+            "deal.cards",
+            f"The cards to deal ({due.what}) are {cards_text(due.cards)}: " + "; ".join(parts),
+        )
+    sizes = tuple(len(got.get(p, ())) for p in due.receivers)
+
+    def counts(numbers: tuple[int, ...]) -> str:
+        return ", ".join(f"{names[p]} {k}" for p, k in zip(due.receivers, numbers, strict=True))
+
+    if due.shares is not None:
+        if sizes != due.shares:
+            return Violation(
+                "deal.shares",
+                f"Dealt one at a time in turn, {due.what} give {counts(due.shares)}; "
+                f"the record gives {counts(sizes)}",
+            )
+    elif max(sizes) - min(sizes) > 1:
+        return Violation(
+            "deal.shares",
+            f"The cards to deal ({due.what}) are shared as evenly as possible; "
+            f"the record gives {counts(sizes)}",
+        )
+    return None
+
+
+def canonical(due: DealDue) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    """One lawful outcome: the cards in order, one at a time round the receivers."""
+    k = len(due.receivers)
+    shares: list[list[Card]] = [[] for _ in range(k)]
+    for i, card in enumerate(due.cards):
+        shares[i % k].append(card)
+    return tuple((p, tuple(cards)) for p, cards in zip(due.receivers, shares, strict=True))
+
+
+def candidates(state: State) -> list[Action]:
+    """A couple of lawful deals per shuffler (the shuffle itself is chance)."""
+    due = state.deal
+    assert due is not None
+    plain = canonical(due)
+    backwards = canonical(
+        DealDue(
+            due.kind, tuple(reversed(due.cards)), due.receivers, due.shares, due.shufflers, False
+        )
+    )
+    out = []
+    for shuffler in sorted(due.shufflers):
+        out.append(Action(shuffler, "deal", (), plain))
+        if backwards != plain:
+            out.append(Action(shuffler, "deal", (), backwards))
+    return out
+
+
+def apply(state: State, action: Action) -> None:
+    """Hand the cards out as recorded, then let play go on."""
+    due = state.deal
+    assert due is not None
+    state.deal = None
+    got = _received(action)
+    if due.kind == "low_cards":
+        for hand in state.hands:
+            hand[:] = [c for c in hand if not intermission.is_low(state, c)]
+    for player, cards in got.items():
+        (state.piles if due.to_piles else state.hands)[player].extend(cards)
+    if due.kind == "low_cards":
+        intermission.after_low_cards(state)
+    elif due.kind == "trick_out":
+        intermission.after_trick_out(state)
+    else:
+        from adjudicator.engine import phase_one_all
+
+        state.trick.clear()
+        state.sluffs.clear()
+        phase_one_all.begin_trick(state, due.leader)
+
+
+def narrate(state: State, action: Action) -> str:
+    """``Anna deals the low cards: Bo 2♥ 5♣, Cai 3♦``."""
+    due = state.deal
+    what = due.what if due is not None else "cards"
+    shares = ", ".join(f"{state.names[p]} {cards_text(cards)}" for p, cards in action.to if cards)
+    return f"{state.names[action.player]} deals {what}: {shares or 'nothing'}"
