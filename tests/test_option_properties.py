@@ -1,10 +1,12 @@
-"""Property tests over random rule-option combinations (issue: phase two in all its forms).
+"""Property tests over random rule-option combinations.
 
 The preset games of ``test_properties`` cover the options each preset uses;
 these draw every phase-two option at random instead, and play random legal
 games from two kinds of table: random ``start`` positions in phase two (cards
 out of play, players starting without cards) and full deals with two players,
-where the avstickshög (``reserve``) lives.  The same invariants hold:
+where the avstickshög (``reserve``) lives, and deals for two to eight players
+with everybody playing each trick and every phase-one option drawn too.  The
+same invariants hold:
 conservation, ``legal_actions``/``check`` agreement, every game checks legal
 and the loser agrees, and one unlisted action is caught at its index.
 """
@@ -28,8 +30,9 @@ from adjudicator.record import FORMAT, Game, load_record
 from adjudicator.rules.options import RuleOptions
 from adjudicator.simulate import NAMES, choose
 
-MAX_ACTIONS = 3000
-"""Random play under ``high_trump: only_killer`` may circle for ever (only one card kills)."""
+MAX_ACTIONS = 20_000
+"""Random play under ``high_trump: only_killer`` may circle for ever (only one card kills);
+other games end, though random picking at an eight-player table can take thousands of actions."""
 
 PHASE_TWO_CHOICES: dict[str, tuple[Any, ...]] = {
     "sequences": ("off", "two", "three", "from_two"),
@@ -44,13 +47,31 @@ PHASE_TWO_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
-def test_every_phase_two_option_is_drawn_here() -> None:
-    """A new phase-two option must be added to the draw, or it goes untested."""
-    phase_two = list(RuleOptions.model_fields)
-    phase_two = phase_two[phase_two.index("sequences") :]
-    assert set(phase_two) - {"reserve"} <= set(PHASE_TWO_CHOICES)
-    for name, values in PHASE_TWO_CHOICES.items():
-        RuleOptions(**{name: values[-1]})
+PHASE_ONE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "dare": (True, False),
+    "phase_two_leader": ("trump_drawer", "last_trick_winner"),
+    "multi_card_plays": (False, True),
+    "tie_rule": ("highest", "tied_beat_unique"),
+    "compulsory_ties": (False, True),
+    "tie_resolution": ("replay", "deal_ascending"),
+    "sluffing": ("none", "once", "unlimited", "own_rank", "atlanta"),
+    "phase_one_end": ("no_card", "talon_empty", "two_cards", "skip_empty"),
+    "unfinished_trick": ("take_back", "deal_out"),
+    "low_cards": (0, 5, 6, 7, 10),
+    "low_cards_by_indicator": (False, True),
+    "low_cards_six_of_trumps": (False, True),
+    "low_cards_shares": ("deal_order", "even"),
+}
+FIXED = {"min_players", "max_players", "hand_size", "phase_one", "reserve"}
+"""Options not drawn at random: the table size, the kind of phase one, the avstickshög."""
+
+
+def test_every_option_is_drawn_here() -> None:
+    """A new option must be added to a draw, or it goes untested."""
+    drawn = set(PHASE_TWO_CHOICES) | set(PHASE_ONE_CHOICES) | FIXED
+    assert set(RuleOptions.model_fields) == drawn
+    for name, values in {**PHASE_TWO_CHOICES, **PHASE_ONE_CHOICES}.items():
+        RuleOptions(**{name: values[-1], "phase_one": "all"})
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
@@ -101,6 +122,25 @@ def reserve_record(rng: random.Random) -> dict[str, Any]:
     }
 
 
+def all_players_record(rng: random.Random) -> dict[str, Any]:
+    """A deal for two to eight players, everybody playing each trick, every option at random."""
+    n = rng.randint(2, 8)
+    pack = list(FULL_PACK)
+    rng.shuffle(pack)
+    options = {name: rng.choice(values) for name, values in PHASE_ONE_CHOICES.items()}
+    options.update(random_options(rng))
+    options.update(phase_one="all", min_players=2, max_players=8)
+    return {
+        "format": FORMAT,
+        "variant": "pagat",
+        "options": options,
+        "players": list(NAMES[:n]),
+        "dealer": NAMES[rng.randrange(n)],
+        "deck": " ".join(card_code(c) for c in pack),
+        "actions": [],
+    }
+
+
 def play_out(record: dict[str, Any], rng: random.Random) -> tuple[Game, bool]:
     """Random legal actions until the end (or the cap), checking the invariants at each step."""
     game = load_record(record)
@@ -123,10 +163,10 @@ def play_out(record: dict[str, Any], rng: random.Random) -> tuple[Game, bool]:
 
 def as_record(record: dict[str, Any], game: Game) -> dict[str, Any]:
     """``record`` with the actions played."""
-    return {**record, "actions": [a.text(game.players) for a in game.actions]}
+    return {**record, "actions": [a.record_form(game.players) for a in game.actions]}
 
 
-tables = st.sampled_from([start_record, reserve_record])
+tables = st.sampled_from([start_record, reserve_record, all_players_record])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 

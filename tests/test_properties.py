@@ -251,6 +251,10 @@ def respelled(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     out["deck"] = deck if rng.random() < 0.5 else " ".join(deck)
     actions: list[Any] = []
     for text in record["actions"]:
+        if isinstance(text, dict):  # a deal: respell the cards each receiver got
+            to = {name: [spell(c) for c in got] for name, got in text["to"].items()}
+            actions.append({**text, "to": to})
+            continue
         player, act, *codes = text.split()
         cards = [spell(c) for c in codes]
         form = rng.randrange(3)

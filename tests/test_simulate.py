@@ -80,12 +80,16 @@ def test_the_policy_reaches_every_act_and_the_awkward_moments(variant: str) -> N
                     seen["out mid-trick"] += hand == len(action.cards)
                 if phase == PHASE_ONE and state.trick and len(state.trick) % 2 == 0:
                     seen["bounce"] += 1
+                if phase == PHASE_ONE and state.replay:
+                    seen["tie played off"] += 1
     assert listed == engine.variant_acts(options), "an act of the variant never became legal"
     assert chosen == listed, "the policy never chose an act that was legal"
     assert seen["pick when a play was legal"] > 0
     assert seen["out mid-trick"] > 0
     if options.phase_one == "pairs":
         assert seen["bounce"] > 0
+    else:
+        assert seen["tie played off"] > 0
 
 
 def test_choose_draws_the_act_first() -> None:
