@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import click
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -250,14 +251,21 @@ def _variant_list() -> Table:
 
 def _option_grid() -> Table:
     """Every option (rows) against every preset (columns): the values side by side."""
-    grid = Table(title="Options by variant", title_justify="left")
+    grid = Table(
+        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
+    )
     grid.add_column("option", style="bold", no_wrap=True)
     for preset in PRESETS.values():
-        grid.add_column(preset.name)
+        grid.add_column(preset.name, overflow="fold")
     dumps = [preset.options.model_dump() for preset in PRESETS.values()]
     for option, _, _ in RuleOptions.describe():
-        grid.add_row(option, *(json.dumps(values[option]) for values in dumps))
+        grid.add_row(option, *(_plain(values[option]) for values in dumps))
     return grid
+
+
+def _plain(value: object) -> str:
+    """An option value as in a record, without the quotes: ``deal_order``, ``true``, ``5``."""
+    return json.dumps(value).strip('"')
 
 
 @main.command()
