@@ -98,6 +98,8 @@ def low_cards_due(state: State) -> DealDue | None:
     if not receivers:
         return None
     low = tuple(sorted(c for hand in state.hands for c in hand if is_low(state, c)))
+    if not low:
+        return None  # nothing to share (the avstickshög may hold them all): no shuffle
     others = frozenset(p for p in range(state.n) if p not in receivers)
     return DealDue(
         kind="low_cards",

@@ -247,9 +247,11 @@ def must_tie(state: State, player: int) -> int | None:
     if options.tie_rule == "highest":
         top = max(played)
         return top if top in mine else None
+    # Only a tie standing on a *higher* rank frees the player: joining the heading tie
+    # is compulsory too, as joining the highest rank is under 'highest'.
     tied = [r for r, times in played.items() if times >= 2]
     floor = max(tied) if tied else 0
-    makeable = [r for r in played if r > floor and r in mine]
+    makeable = [r for r in played if r >= floor and r in mine]
     return max(makeable) if makeable else None
 
 
@@ -376,9 +378,32 @@ def check(state: State, action: Action) -> Violation | None:
     return None
 
 
+def heading_plays(state: State) -> set[int]:
+    """Indices in ``trick`` of the plays heading it now.
+
+    In a round under way (or just decided), its plays of the heading rank; at
+    the start of a tie's replay, the tied plays (each tied player's latest).
+    """
+    trick = state.trick
+    plays = state.round_plays
+    if plays:
+        first = len(trick) - len(plays)
+        return {first + i for i, (_, r) in enumerate(plays) if r == state.head_rank}
+    latest: dict[int, int] = {}
+    for i, (player, _) in enumerate(trick):
+        if player in state.tied:
+            latest[player] = i
+    return set(latest.values())
+
+
 def losing_ranks(state: State) -> set[int]:
-    """Ranks played to the trick that are not heading it (000 'Atlanta Variation')."""
-    return {rank(cards[0]) for _, cards in state.trick} - {state.head_rank}
+    """Ranks of cards played to the trick and losing it (000 'Atlanta Variation').
+
+    Judged card by card: a 9 that lost in the first round is a losing card even
+    if another 9 heads the tie's replay, so nines may be sluffed.
+    """
+    heading = heading_plays(state)
+    return {rank(cards[0]) for i, (_, cards) in enumerate(state.trick) if i not in heading}
 
 
 def _check_sluff(state: State, action: Action) -> Violation | None:

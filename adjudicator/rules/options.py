@@ -105,8 +105,8 @@ class RuleOptions(BaseModel):
         "takes the trick with the act 'take', ranks already in the trick (000 'Variants: "
         "trick play and sluffing'). 'own_rank': any time after playing, only the rank "
         "of one's own latest play (000, same section). 'atlanta': once per trick, after "
-        "playing, ranks already played that are not heading the trick (000 'Atlanta "
-        "Variation'). Sluffers draw back to a full hand.",
+        "playing, ranks of cards already played and losing, judged card by card (000 "
+        "'Atlanta Variation'). Sluffers draw back to a full hand.",
     )
     phase_one_end: Literal["no_card", "talon_empty", "two_cards", "skip_empty"] = Field(
         "no_card",
