@@ -32,6 +32,37 @@ def held(state: State, action: Action) -> Violation | None:
     )
 
 
+def dare_problem(state: State, action: Action) -> Violation | None:
+    """A dare in phase one turns the stock's top card, never its last (the trump indicator).
+
+    000 'Play in the first phase' and 'All Players play to Each Trick in Phase One'.
+    """
+    stock = state.stock
+    if len(stock) < 2:
+        return Violation(
+            "phase1.dare.stock",
+            f"A dare needs two or more cards in the stock; it holds {len(stock)}"
+            + (" (the trump indicator, which is never played)" if stock else ""),
+        )
+    if action.cards and (len(action.cards) != 1 or action.cards[0] != stock[-1]):
+        return Violation(
+            "phase1.dare.card",
+            f"The stock's top card is {card_text(stock[-1])}, not {cards_text(action.cards)}",
+        )
+    return None
+
+
+def draw_card(state: State, player: int) -> None:
+    """Draw the stock's top card; the last card is the trump indicator, kept face down."""
+    card = state.stock.pop()
+    if state.stock:
+        state.hands[player].append(card)
+    else:
+        state.indicator = card
+        state.indicator_holder = player
+        state.indicator_down = True
+
+
 def one_card(state: State, action: Action, what: str) -> Violation | None:
     """Exactly one card must be named."""
     if len(action.cards) == 1:

@@ -25,7 +25,7 @@ from itertools import combinations
 from adjudicator.actions import Action
 from adjudicator.cards import Card, card_text, cards_text, rank, suit
 from adjudicator.engine import intermission
-from adjudicator.engine.common import held
+from adjudicator.engine.common import dare_problem, draw_card, held
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 
@@ -222,16 +222,9 @@ def _tie_out(state: State) -> None:
 def draw_up(state: State, player: int) -> None:
     """Draw back to a full hand; the stock's last card is the indicator, kept apart."""
     hand = state.hands[player]
-    stock = state.stock
     size = state.options.hand_size
-    while len(hand) < size and stock:
-        card = stock.pop()
-        if stock:
-            hand.append(card)
-        else:
-            state.indicator = card
-            state.indicator_holder = player
-            state.indicator_down = True
+    while len(hand) < size and state.stock:
+        draw_card(state, player)
 
 
 # --- what may be done ---------------------------------------------------------------
@@ -329,19 +322,9 @@ def check(state: State, action: Action) -> Violation | None:
         )
     must = must_tie(state, p)
     if act == "dare":
-        if len(state.stock) < 2:
-            return Violation(
-                "phase1.dare.stock",
-                f"A dare needs two or more cards in the stock; it holds {len(state.stock)}"
-                + (" (the trump indicator, which is never played)" if state.stock else ""),
-            )
-        if action.cards:
-            top = state.stock[-1]
-            if len(action.cards) != 1 or action.cards[0] != top:
-                return Violation(
-                    "phase1.dare.card",
-                    f"The stock's top card is {card_text(top)}, not {cards_text(action.cards)}",
-                )
+        bad = dare_problem(state, action)
+        if bad is not None:
+            return bad
         if must is not None:
             return Violation(
                 "phase1.tie.compulsory",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from adjudicator.actions import Action
 from adjudicator.cards import card_text, rank
 from adjudicator.engine import intermission
-from adjudicator.engine.common import held, one_card, unique_plays
+from adjudicator.engine.common import dare_problem, draw_card, held, one_card, unique_plays
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
 
@@ -41,21 +41,7 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "play":
         return one_card(state, action, "A play in phase one") or held(state, action)
     if act == "dare":
-        if len(state.stock) < 2:
-            return Violation(
-                "phase1.dare.stock",
-                f"A dare needs two or more cards in the stock; it holds {len(state.stock)}"
-                + (" (the trump indicator, which is never played)" if state.stock else ""),
-            )
-        if action.cards:
-            top = state.stock[-1]
-            if len(action.cards) != 1 or action.cards[0] != top:
-                return Violation(
-                    "phase1.dare.card",
-                    f"The stock's top card is {card_text(top)}, not "
-                    + " ".join(card_text(c) for c in action.cards),
-                )
-        return None
+        return dare_problem(state, action)
     if act == "pick":
         return Violation(
             "phase1.pick",
@@ -83,16 +69,9 @@ def apply(state: State, action: Action) -> None:
 
 
 def draw(state: State, player: int) -> None:
-    """Draw the stock's top card; the last card is the trump indicator, kept apart."""
-    if not state.stock:
-        return
-    card = state.stock.pop()
+    """After a play from hand: one card from the stock, if any is left."""
     if state.stock:
-        state.hands[player].append(card)
-    else:
-        state.indicator = card
-        state.indicator_holder = player
-        state.indicator_down = True
+        draw_card(state, player)
 
 
 def settle(state: State) -> None:
