@@ -16,12 +16,17 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import PROPERTY, assert_rule, listed, unlisted
+from test_properties import (
+    PROPERTY,
+    assert_one_wrong_action_is_caught,
+    assert_rule,
+    listed,
+    unlisted,
+)
 
 from adjudicator import engine
 from adjudicator.adjudicate import adjudicate
@@ -190,21 +195,4 @@ def test_random_options_one_unlisted_action_is_caught_at_its_index(table: Any, s
     rng = random.Random(seed)
     record = table(rng)
     game, _ = play_out(record, rng)
-    if not game.actions:
-        return
-    target = rng.randrange(len(game.actions))
-    state = engine.new_state(game)
-    for action in game.actions[:target]:
-        engine.apply(state, action)
-    actions, keys = listed(state)
-    found = unlisted(state, actions, keys, rng, 1)
-    if not found:
-        return
-    bad = found[0]
-    expected = engine.check(state, bad)
-    assert expected is not None
-    mutated = replace(game, actions=[*game.actions[:target], bad, *game.actions[target + 1 :]])
-    report = adjudicate(mutated)
-    assert report.status == "illegal"
-    first = report.violations[0]
-    assert (first.index, first.rule) == (target, expected.rule)
+    assert_one_wrong_action_is_caught(game, rng)

@@ -260,19 +260,48 @@ def play_until(rec: dict[str, Any], stop) -> tuple[dict[str, Any], Any]:  # type
     return rec, state
 
 
-def test_default_end_when_the_player_due_has_no_card_and_the_trick_goes_back() -> None:
-    _, state = play_until(short_game(), lambda s: s.phase != PHASE_ONE)
+def trick_starts(end: str) -> tuple[list[tuple[int, list[int]]], int]:
+    """Play ``short_game`` to phase two under ``phase_one_end``: the (stock, hand sizes) at
+    each trick's start, and how many actions phase one took."""
+    game = load_record(short_game(variant="mattis", phase_one_end=end))
+    state = engine.new_state(game)
+    starts = []
+    actions = 0
+    while state.phase == PHASE_ONE:
+        if not state.trick and state.deal is None:
+            starts.append((len(state.stock), [len(h) for h in state.hands]))
+        legal = engine.legal_actions(state)
+        choice = next((a for a in legal if a.act == "dare"), None) or next(
+            a for a in legal if a.act in ("play", "deal")
+        )
+        engine.apply(state, choice)
+        actions += 1
+    return starts, actions
+
+
+def test_the_three_ends_of_phase_one_on_one_deck() -> None:
+    """000 'All Players play to Each Trick' (a player due has no card) and 'Variants: end of
+    phase one' (no trick begun with an empty talon; or only if everyone holds two cards)."""
+    default, default_length = trick_starts("no_card")
+    talon, talon_length = trick_starts("talon_empty")
+    two, two_length = trick_starts("two_cards")
+    # By default tricks go on after the talon is gone, until someone has no card.
+    assert any(stock == 0 for stock, _ in default)
+    # 'talon_empty': no trick begins once the talon is gone, so phase one is shorter.
+    assert all(stock > 0 for stock, _ in talon)
+    assert talon_length < default_length
+    # 'two_cards': a trick begins on an empty talon only when everyone holds two cards.
+    assert all(min(sizes) >= 2 for stock, sizes in two if stock == 0)
+    assert talon_length <= two_length <= default_length
+    assert two_length < default_length  # on this deck someone is down to one card first
+
+
+def test_default_end_gives_the_unfinished_trick_back() -> None:
+    state = crafted({"Anna": "9S", "Bo": "", "Cai": "KD"})
+    state.trick = [(0, (parse_card("7H"),)), (2, (parse_card("8H"),))]
+    intermission.end_phase_one(state)
     assert state.phase == PHASE_TWO
-    assert sum(len(h) for h in state.hands) == 52 - len(state.discard)
-
-
-def test_talon_empty_ends_after_the_trick_of_the_last_card() -> None:
-    rec, _ = play_until(short_game(phase_one_end="talon_empty"), lambda s: s.phase != PHASE_ONE)
-    game = load_record(rec)
-    replay = engine.new_state(game)
-    for action in game.actions[:-1]:
-        engine.apply(replay, action)
-    assert not replay.stock  # the last card was already drawn when the final trick began
+    assert sorted(state.hands[0]) == ids("7H 9S") and sorted(state.hands[2]) == ids("8H KD")
 
 
 def crafted(hands: dict[str, str], dealer: str = "Cai", **options: Any) -> State:

@@ -190,7 +190,13 @@ def test_one_unlisted_action_makes_the_game_illegal_at_exactly_its_index(
     table: tuple[str, int], seed: int
 ) -> None:
     _, game = play(table, seed)
-    rng = random.Random(seed)
+    assert_one_wrong_action_is_caught(game, random.Random(seed))
+
+
+def assert_one_wrong_action_is_caught(game: Game, rng: random.Random) -> None:
+    """Replace a random action of the legal ``game`` by an unlisted one: illegal right there."""
+    if not game.actions:
+        return
     target = rng.randrange(len(game.actions))
     state = engine.new_state(game)
     for action in game.actions[:target]:

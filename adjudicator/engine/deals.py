@@ -32,7 +32,8 @@ def whose_turn(state: State) -> str:
 
 def due_message(state: State) -> str:
     """Why no other act can come now."""
-    return whose_turn(state)[0].upper() + whose_turn(state)[1:]
+    text = whose_turn(state)
+    return text[0].upper() + text[1:]
 
 
 def _received(action: Action) -> dict[int, list[Card]]:
@@ -138,7 +139,7 @@ def apply(state: State, action: Action) -> None:
     for player, cards in got.items():
         (state.piles if due.to_piles else state.hands)[player].extend(cards)
     if due.kind == "low_cards":
-        intermission.after_low_cards(state)
+        intermission.begin_phase_two(state)
     elif due.kind == "trick_out":
         intermission.after_trick_out(state)
     else:

@@ -114,11 +114,6 @@ def low_cards_due(state: State) -> DealDue | None:
     )
 
 
-def after_low_cards(state: State) -> None:
-    """The low cards have been dealt: phase two begins."""
-    begin_phase_two(state)
-
-
 def begin_phase_two(state: State) -> None:
     """The indicator's drawer leads, or the last trick's winner where the variant says so."""
     if state.options.phase_two_leader == "last_trick_winner" and state.last_winner is not None:
