@@ -419,6 +419,10 @@ def loads(text: str) -> Any:
         raise RecordError(
             "", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        # The C scanner gives up near the interpreter's recursion limit; no record nests
+        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
+        raise RecordError("", "not a record: JSON nested too deeply to read") from None
 
 
 def canonical(record: Record) -> dict[str, Any]:

@@ -209,3 +209,28 @@ def test_steps_of_a_record_without_actions_are_refused(option: str, tmp_path: Pa
     code, out, err, exc = run("replay", option, "0", str(path))
     assert exc is None and code == 2
     assert_one_line_naming(out + err, f"{option} 0: the record has no actions")
+
+
+DEEP = "[" * 5000 + "]" * 5000
+DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
+
+
+@pytest.mark.parametrize("text", [DEEP, DEEP_OBJECT], ids=["array", "object"])
+def test_deeply_nested_json_is_one_invalid_line(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="utf-8")
+    for command in ("check", "replay"):
+        code, out, err, exc = run(command, str(path))
+        assert exc is None and code == 2, command
+        assert_one_line_naming(out + err, "nested too deeply")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_deeply_nested_line_does_not_stop_a_bulk_run(jobs: str, tmp_path: Path) -> None:
+    good = json.dumps(GOOD_START)
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join([good, DEEP, good]) + "\n", encoding="utf-8")
+    code, out, _, exc = run("check", "--json", "--jobs", jobs, str(path))
+    assert exc is None and code == 2
+    statuses = [json.loads(line)["status"] for line in out.splitlines()]
+    assert statuses == ["legal", "invalid", "legal"]
