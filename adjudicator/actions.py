@@ -6,8 +6,11 @@ from dataclasses import dataclass
 
 from adjudicator.cards import Card, card_code
 
-ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal", "take")
+ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal", "take", "exchange", "set_aside")
 """Every act the record format knows.  A variant may allow only some of them."""
+
+ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
+"""Acts a player may take out of turn, whenever the rules allow them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,14 @@
-"""Replay a record through the engine: steps, violations, outcome."""
+"""Replay a record through the engine: steps, violations, outcome; sessions and scores."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from adjudicator import engine
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.record import Game
+from adjudicator.record import Game, RecordError, Scoring, Session
 
 
 @dataclass
@@ -19,6 +20,10 @@ class Step:
     words: str
     table: TableView
     violation: Violation | None = None
+    events: list[str] = field(default_factory=list)
+    """What followed from the act by itself: "bounce", "Cai takes the trick", ..."""
+    notes: list[Violation] = field(default_factory=list)
+    """Checks of this action that could not be made (cards nobody knows)."""
 
 
 @dataclass
@@ -31,19 +36,55 @@ class Report:
     applied: int
     finished: bool
     loser: str | None
+    losers: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    undetermined: list[Violation] = field(default_factory=list)
     start: TableView | None = None
     steps: list[Step] = field(default_factory=list)
+    out_order: list[list[str]] = field(default_factory=list)
+    """Who went out, in order (players going out at once share a group)."""
+    stopped: bool = False
+    """The game's course depended on cards nobody knows and was not followed to its end."""
 
     @property
     def status(self) -> str:
         """``legal`` or ``illegal``."""
         return "illegal" if self.violations else "legal"
 
+    def as_json(self, file: str) -> dict[str, Any]:
+        """The contract's ``check --json`` object."""
+        return {
+            "file": file,
+            "status": self.status,
+            "variant": self.variant,
+            "actions": self.actions,
+            "applied": self.applied,
+            "finished": self.finished,
+            "loser": self.loser,
+            "losers": self.losers,
+            "violations": [v.as_json() for v in self.violations],
+            "undetermined": [v.note_json() for v in self.undetermined],
+            "error": None,
+        }
+
 
 def legal_texts(state: State) -> list[str]:
-    """The legal actions now, in record notation."""
-    return [a.text(state.names) for a in engine.legal_actions(state)]
+    """The legal actions now, in record notation (deals in their object form, as JSON)."""
+    import json
+
+    out = []
+    for action in engine.legal_actions(state):
+        form = action.record_form(state.names)
+        out.append(form if isinstance(form, str) else json.dumps(form, ensure_ascii=False))
+    return out
+
+
+def _state_before(game: Game, index: int) -> State:
+    """The state just before action ``index`` (every earlier action applied)."""
+    state = engine.new_state(game)
+    for action in game.actions[:index]:
+        engine.apply(state, action)
+    return state
 
 
 def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> Report:
@@ -51,6 +92,8 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
 
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
+    Raises :class:`RecordError` when the record lacks what the table saw (a
+    dare on an unknown stock that names no card).
     """
     state = engine.new_state(game)
     names = game.players
@@ -63,47 +106,273 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         loser=None,
         start=state.view() if steps else None,
     )
+    if state.stopped is not None:
+        _stopped(report, state, None)
     check = engine.check
     apply = engine.apply
     applied = 0
     for index, action in enumerate(game.actions):
-        if stop is not None and index > stop:
+        if state.stopped is not None or (stop is not None and index > stop):
             break
         bad = check(state, action)
+        notes: list[Violation] = []
         if bad is not None:
             bad.index = index
             bad.player = names[action.player]
-            bad.action = action.text(names)
-            bad.alternatives = legal_texts(state)
-            report.violations.append(bad)
-            if steps:
-                report.steps.append(
-                    Step(index, bad.action, engine.narrate(state, action), state.view(), bad)
-                )
-            break
-        words = engine.narrate(state, action) if steps else ""
+            if bad.invalid:
+                raise RecordError(f"actions[{index}]", bad.message)
+            if not bad.undetermined:
+                bad.action = action.text(names)
+                bad.alternatives = legal_texts(state)
+                report.violations.append(bad)
+                if steps:
+                    words = engine.narrate(state, action)
+                    report.steps.append(Step(index, bad.action, words, state.view(), bad))
+                break
+            notes.append(bad)
+            report.undetermined.append(bad)
+        words = ""
+        if steps:
+            words = engine.narrate(state, action)
+            state.log = []
         apply(state, action)
         applied += 1
         if steps:
-            report.steps.append(Step(index, action.text(names), words, state.view()))
+            events = state.log or []
+            state.log = None
+            report.steps.append(
+                Step(index, action.text(names), words, state.view(), None, events, notes)
+            )
+        late = state.late
+        if late is not None:
+            assert late.index is not None
+            before = _state_before(game, late.index)
+            late.action = game.actions[late.index].text(names)
+            late.alternatives = legal_texts(before)
+            report.violations.append(late)
+            applied = late.index
+            break
+        if state.stopped is not None:
+            _stopped(report, state, index)
+    if (
+        not report.violations
+        and state.stopped is None
+        and (stop is None or stop >= len(game.actions) - 1)
+        and engine.ends_when_window_closes(state)
+    ):
+        _close_by_silence(state, report, steps)
     report.applied = applied
     report.finished = state.finished
-    report.loser = names[state.loser] if state.loser is not None else None
-    if not report.violations and stop is None and game.claimed_loser is not None:
-        claimed = names[game.claimed_loser]
-        if not state.finished:
-            report.violations.append(
-                Violation(
-                    "result.unfinished",
-                    f"The record claims {claimed} lost, but the game is not over",
-                )
-            )
-        elif report.loser != claimed:
-            actual = report.loser or "nobody"
-            report.violations.append(
-                Violation(
-                    "result.loser",
-                    f"The record claims {claimed} lost, but the rules make {actual} the loser",
-                )
-            )
+    report.losers = [names[p] for p in state.losers] if state.finished else []
+    report.loser = report.losers[0] if len(report.losers) == 1 else None
+    report.out_order = [[names[p] for p in group] for group in state.out_order]
+    report.stopped = state.stopped is not None
+    if not report.violations and stop is None and not report.stopped:
+        claim = _claim_problem(game, report)
+        if claim is not None:
+            report.violations.append(claim)
     return report
+
+
+def _close_by_silence(state: State, report: Report, steps: bool) -> None:
+    """The record ends in the last trick's sluffing window: nobody sluffed more, so the
+    winner took it and the game ended (pagat.com, 'All Players play to Each Trick in
+    Phase One': one more opportunity to sluff, then phase one is over)."""
+    if steps:
+        state.log = []
+    engine.close_window(state)
+    if steps and report.steps:
+        last = report.steps[-1]
+        last.events += ["nobody sluffs more", *(state.log or [])]
+        last.table = state.view()
+        state.log = None
+
+
+def _stopped(report: Report, state: State, index: int | None) -> None:
+    """The course depends on unknown cards: say where it stopped and why."""
+    report.undetermined.append(
+        Violation("game.stopped", f"The game cannot be followed further: {state.stopped}", index)
+    )
+
+
+def _claim_problem(game: Game, report: Report) -> Violation | None:
+    """Whether the record's ``result`` says what the rules say."""
+    if game.claimed_losers is None:
+        return None
+    names = game.players
+    claimed = [names[p] for p in game.claimed_losers]
+    said = " and ".join(claimed)
+    verb = "lost" if len(claimed) == 1 else "all lost"
+    if not report.finished:
+        return Violation(
+            "result.unfinished",
+            f"The record claims {said} {verb}, but the game is not over",
+        )
+    actual = report.losers
+    if sorted(claimed) == sorted(actual) and (game.claim_several or len(actual) == 1):
+        return None
+    rules = " and ".join(actual) or "nobody"
+    hint = " (write them as result.losers)" if len(actual) > 1 and not game.claim_several else ""
+    return Violation(
+        "result.loser",
+        f"The record claims {said} {verb}, but the rules make {rules} "
+        f"{'the loser' if len(actual) == 1 else 'the losers'}{hint}",
+    )
+
+
+# --- sessions -----------------------------------------------------------------------
+
+
+@dataclass
+class SessionReport:
+    """The verdict on a session: each game's report, the scores, a wrong scores claim."""
+
+    variant: str
+    players: tuple[str, ...]
+    games: list[Report]
+    scores: dict[str, int] | None
+    violations: list[Violation] = field(default_factory=list)
+    """Session-level violations (a wrong first leader, a wrong scores claim)."""
+
+    @property
+    def status(self) -> str:
+        """``legal`` or ``illegal``: legal when every game is and the claims hold."""
+        if self.violations or any(g.violations for g in self.games):
+            return "illegal"
+        return "legal"
+
+    def all_violations(self) -> list[Violation]:
+        """Every violation, each naming its game."""
+        out = [v for game in self.games for v in game.violations]
+        return sorted(out + self.violations, key=lambda v: v.game if v.game is not None else -1)
+
+    def as_json(self, file: str) -> dict[str, Any]:
+        """The contract's ``check --json`` object for a session."""
+        out: dict[str, Any] = {
+            "file": file,
+            "status": self.status,
+            "variant": self.variant,
+            "games": [g.as_json(file) for g in self.games],
+            "violations": [v.as_json() for v in self.all_violations()],
+            "undetermined": [v.note_json() for g in self.games for v in g.undetermined],
+            "error": None,
+        }
+        if self.scores is not None:
+            out["scores"] = self.scores
+        return out
+
+
+def game_points(scoring: Scoring, report: Report, players: tuple[str, ...]) -> dict[str, int]:
+    """Points of one finished game: places by going out, the loser's, everyone else's.
+
+    Players who go out at the same moment share the better place.
+    """
+    points = {name: scoring.others for name in players}
+    place = 0
+    for group in report.out_order:
+        for name in group:
+            if place < len(scoring.places):
+                points[name] = scoring.places[place]
+        place += len(group)
+    for name in report.losers:
+        points[name] = scoring.loser
+    return points
+
+
+def adjudicate_session(session: Session, *, steps: bool = False) -> SessionReport:
+    """Check every game of a session in order; the Goat of each game leads the next."""
+    names = session.players
+    reports: list[Report] = []
+    extra: list[Violation] = []
+    previous: Report | None = None
+    follows = session.options.first_lead == "previous_loser"
+    for number, game in enumerate(session.games):
+        problem = _leader_problem(game, previous, number) if follows else None
+        if problem is not None and not problem.undetermined:
+            report = Report(game.variant, names, len(game.actions), 0, False, None)
+            problem.game = number
+            report.violations.append(problem)
+        else:
+            report = adjudicate(game, steps=steps)
+            if problem is not None:
+                problem.game = number
+                report.undetermined.insert(0, problem)
+        for v in report.violations + report.undetermined:
+            v.game = number
+        reports.append(report)
+        previous = report
+    scores = None
+    if session.scoring is not None:
+        scores = {name: 0 for name in names}
+        for report in reports:
+            if report.finished and not report.violations:
+                for name, points in game_points(session.scoring, report, names).items():
+                    scores[name] += points
+    if session.claimed_scores is not None and not any(r.violations for r in reports):
+        claim = _scores_problem(session, reports, scores)
+        if claim is not None:
+            extra.append(claim)
+    return SessionReport(session.variant, names, reports, scores, extra)
+
+
+def _leader_problem(game: Game, previous: Report | None, number: int) -> Violation | None:
+    """The Goat treatise, II.D and IV.B: the previous game's Goat leads the next game."""
+    if previous is None or game.start is not None:
+        return None
+    names = game.players
+    if not previous.finished:
+        if game.first_leader_given:
+            return None
+        return Violation(
+            "session.first_leader",
+            f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
+            "the record gives no first_leader",
+            undetermined=True,
+        )
+    if game.first_leader_given:
+        assert game.first_leader is not None
+        if names[game.first_leader] in previous.losers:
+            return None
+        return Violation(
+            "session.first_leader",
+            f"{names[game.first_leader]} leads game {number}, but the previous game's loser "
+            f"({' or '.join(previous.losers) or 'nobody'}) leads the next game",
+        )
+    if len(previous.losers) != 1:
+        raise RecordError(
+            f"games[{number}].first_leader",
+            "the previous game had several losers: name the one who leads",
+        )
+    game.first_leader = names.index(previous.losers[0])
+    return None
+
+
+def _scores_problem(
+    session: Session, reports: list[Report], scores: dict[str, int] | None
+) -> Violation | None:
+    claimed = session.claimed_scores
+    assert claimed is not None
+    names = session.players
+    if scores is None:
+        return Violation(
+            "session.scores", "The session claims scores, but it has no scoring to count them by"
+        )
+    unfinished = [i for i, r in enumerate(reports) if not r.finished and not r.stopped]
+    if unfinished:
+        return Violation(
+            "session.scores",
+            f"The session claims scores, but game {unfinished[0]} is not finished",
+        )
+    if any(r.stopped for r in reports):
+        return None  # not judged: a game's course depends on cards nobody knows
+    said = {names[p]: points for p, points in claimed.items()}
+    wrong = [name for name in names if said.get(name, 0) != scores[name]]
+    if not wrong:
+        return None
+    return Violation(
+        "session.scores",
+        "The scores claimed are wrong: "
+        + ", ".join(
+            f"{name} {said.get(name, 0)} (the rules give {scores[name]})" for name in wrong
+        ),
+    )

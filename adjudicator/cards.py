@@ -36,6 +36,15 @@ PARSE: dict[str, Card] = {
 PARSE_SUIT: dict[str, int] = dict(_SUIT_TOKENS)
 FULL_PACK: tuple[Card, ...] = tuple(range(52))
 
+UNKNOWN: Card = -1
+"""A card nobody knows, written ``??``: only ever in a deck, a stock or a start position."""
+UNKNOWN_TEXT = "??"
+
+
+def pack(decks: int = 1) -> tuple[Card, ...]:
+    """Every card of ``decks`` packs: each card ``decks`` times."""
+    return FULL_PACK * decks
+
 
 def make_card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (2..14) and ``suit`` (0..3)."""
@@ -69,12 +78,16 @@ def parse_suit(text: str) -> int:
 
 
 def card_code(card: Card) -> str:
-    """Canonical written form: ``TH``."""
+    """Canonical written form: ``TH`` (``??`` for an unknown card)."""
+    if card < 0:
+        return UNKNOWN_TEXT
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
 def card_text(card: Card) -> str:
-    """Table form: ``10♥``."""
+    """Table form: ``10♥`` (``??`` for an unknown card)."""
+    if card < 0:
+        return UNKNOWN_TEXT
     r = card % 13 + 2
     return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
 

@@ -27,11 +27,20 @@ from pydantic import (
 )
 
 from adjudicator.actions import ACTS, Action
-from adjudicator.cards import FULL_PACK, Card, card_code, parse_card, parse_suit
+from adjudicator.cards import (
+    FULL_PACK,
+    UNKNOWN,
+    UNKNOWN_TEXT,
+    Card,
+    card_code,
+    parse_card,
+    parse_suit,
+)
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 
 FORMAT = "skitgubbe-record/1"
+SESSION_FORMAT = "skitgubbe-session/1"
 
 
 class RecordError(ValueError):
@@ -53,6 +62,16 @@ def _cards_list(value: Any) -> Any:
 def _card(value: Any) -> Any:
     if not isinstance(value, str):
         raise ValueError(f"{value!r} is not a card")
+    if value.strip() == UNKNOWN_TEXT:
+        raise ValueError("'??' is not allowed here: an action names the cards it uses")
+    return card_code(parse_card(value))
+
+
+def _slot(value: Any) -> Any:
+    if isinstance(value, str) and value.strip() == UNKNOWN_TEXT:
+        return UNKNOWN_TEXT
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a card (or '??' for an unknown card)")
     return card_code(parse_card(value))
 
 
@@ -66,6 +85,15 @@ CardStr = Annotated[
     ),
 ]
 CardList = Annotated[list[CardStr], BeforeValidator(_cards_list)]
+SlotStr = Annotated[
+    str,
+    BeforeValidator(_slot),
+    Field(
+        description="A card as in actions, or '??' for a card nobody knows.",
+        examples=["TH", "??"],
+    ),
+]
+SlotList = Annotated[list[SlotStr], BeforeValidator(_cards_list)]
 PlayerName = Annotated[
     str,
     Field(
@@ -98,17 +126,59 @@ ActionEntry = Annotated[
 ]
 
 
-class StartPosition(BaseModel):
+class StartPhaseTwo(BaseModel):
     """A position in phase two to start from instead of a deal."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", title="StartPhaseTwo")
 
     phase: Literal[2]
     trump: str = Field(description="the trump suit: S, H, D, C or a suit symbol")
     leader: str = Field(description="who leads the first trick")
-    hands: dict[str, CardList] = Field(
-        description="each player's hand; a player not listed, or with no cards, is out"
+    hands: dict[str, SlotList] = Field(
+        description="each player's hand ('??' for a card nobody knows); a player not listed, "
+        "or with no cards, is out"
     )
+
+
+class StartPhaseOne(BaseModel):
+    """A position in phase one, at the start of a trick."""
+
+    model_config = ConfigDict(extra="forbid", title="StartPhaseOne")
+
+    phase: Literal[1]
+    leader: str = Field(description="who leads the trick about to begin")
+    dealer: str | None = Field(default=None, description="who dealt, where the rules need it")
+    hands: dict[str, SlotList] = Field(description="each player's hand ('??' for unknown cards)")
+    stock: SlotList = Field(default_factory=list, description="the stock, top card first")
+    piles: dict[str, SlotList] = Field(
+        default_factory=dict, description="the cards each player has won so far"
+    )
+    trump_card: SlotStr | None = Field(
+        default=None,
+        description="the trump card: set aside before the deal (Goat), turned up under the "
+        "stock (Mas), or drawn as the stock's last card (then with trump_holder)",
+    )
+    trump_holder: str | None = Field(
+        default=None, description="who drew the stock's last card and keeps it face down"
+    )
+    stored: dict[str, CardList] = Field(
+        default_factory=dict, description="Mas: the three trumps each player stored"
+    )
+    reserve: SlotList = Field(
+        default_factory=list, description="the two-player avstickshög, top card first"
+    )
+
+
+def _start_kind(value: Any) -> str:
+    if isinstance(value, dict) and value.get("phase") == 1:
+        return "one"
+    return "two"
+
+
+StartPosition = Annotated[
+    Annotated[StartPhaseOne, Tag("one")] | Annotated[StartPhaseTwo, Tag("two")],
+    Discriminator(_start_kind),
+]
 
 
 class Result(BaseModel):
@@ -116,7 +186,10 @@ class Result(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    loser: str
+    loser: str | None = None
+    losers: list[str] | None = Field(
+        default=None, description="where the rules make several lose at once"
+    )
 
 
 class Record(BaseModel):
@@ -132,13 +205,86 @@ class Record(BaseModel):
     players: list[PlayerName] = Field(description="unique names in clockwise seating order")
     dealer: str | None = None
     first_leader: str | None = None
-    deck: CardList | None = Field(
-        default=None, description="the shuffled pack, first card dealt first"
+    deck: SlotList | None = Field(
+        default=None, description="the shuffled pack(s), first card dealt first; '??' unknown"
     )
     start: StartPosition | None = None
+    trump: str | None = Field(
+        default=None, description="the trump suit an unknown trump card showed between the phases"
+    )
     actions: list[ActionEntry]
     result: Result | None = None
     meta: dict[str, Any] | None = None
+
+
+class SessionGame(BaseModel):
+    """One game of a session: a record without format, variant, options and players."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dealer: str | None = None
+    first_leader: str | None = None
+    deck: SlotList | None = None
+    start: StartPosition | None = None
+    trump: str | None = None
+    actions: list[ActionEntry]
+    result: Result | None = None
+    meta: dict[str, Any] | None = None
+
+
+class Scoring(BaseModel):
+    """Points per game: by the order of going out, for the loser, for everyone else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    places: list[int] = Field(
+        default_factory=list, description="points of the first, second, ... player to go out"
+    )
+    loser: int = 0
+    others: int = 0
+
+
+class SessionResult(BaseModel):
+    """What the table claims about the whole session."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scores: dict[str, int]
+
+
+class SessionRecord(BaseModel):
+    """Several games in a row, format ``skitgubbe-session/1``."""
+
+    model_config = ConfigDict(extra="forbid", title="Skitgubbe session")
+
+    format: Literal["skitgubbe-session/1"]
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: list[PlayerName]
+    scoring: Scoring | None = None
+    games: list[SessionGame]
+    result: SessionResult | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass
+class Start:
+    """A start position resolved to seats; card lists may hold UNKNOWN."""
+
+    phase: int
+    leader: int
+    hands: list[list[Card]]
+    trump: int | None = None
+    stock: list[Card] = field(default_factory=list)
+    """Top card first."""
+    piles: list[list[Card]] = field(default_factory=list)
+    trump_card: Card | None = None
+    trump_holder: int | None = None
+    stored: list[list[Card]] = field(default_factory=list)
+    reserve: list[Card] = field(default_factory=list)
+    """Top card first."""
+    written: int = 0
+    """How many cards the position names or hides with ``??``."""
 
 
 @dataclass
@@ -151,17 +297,33 @@ class Game:
     actions: list[Action]
     dealer: int | None = None
     first_leader: int | None = None
+    first_leader_given: bool = False
     deck: tuple[Card, ...] | None = None
-    start_trump: int | None = None
-    start_leader: int | None = None
-    start_hands: list[list[Card]] | None = None
-    claimed_loser: int | None = None
+    start: Start | None = None
+    trump_hint: int | None = None
+    """The suit the top-level ``trump`` gives for an unknown trump card."""
+    claimed_losers: tuple[int, ...] | None = None
+    claim_several: bool = False
+    """The claim was written as ``losers`` (a list) rather than ``loser``."""
     record: Record | None = field(default=None, repr=False)
+
+
+@dataclass
+class Session:
+    """A validated session: its games in order, and the scoring."""
+
+    variant: str
+    options: RuleOptions
+    players: tuple[str, ...]
+    games: list[Game]
+    scoring: Scoring | None = None
+    claimed_scores: dict[int, int] | None = None
+    record: SessionRecord | None = field(default=None, repr=False)
 
 
 # --- error messages ---------------------------------------------------------
 
-_TAGS = {"text", "object"}
+_TAGS = {"text", "object", "one", "two"}
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -193,15 +355,35 @@ def _message(err: dict[str, Any]) -> str:
     return text[0].lower() + text[1:] + (f", not {given!r}" if given is not None else "")
 
 
-def parse_record(data: Any) -> Record:
-    """Validate the shape of a decoded JSON record."""
-    if not isinstance(data, dict):
-        raise RecordError("record", "a record must be a JSON object")
+def _validate(model: type[BaseModel], data: Any) -> Any:
     try:
-        return Record.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         raise RecordError(_path(err["loc"]), _message(err)) from None
+    except RecursionError:
+        raise RecordError("", "not a record: nested too deeply to read") from None
+
+
+def _not_an_object(data: Any) -> RecordError:
+    hint = " (one record per line: use a .jsonl file)" if isinstance(data, list) else ""
+    return RecordError("record", f"a record must be a JSON object{hint}")
+
+
+def parse_record(data: Any) -> Record:
+    """Validate the shape of a decoded JSON record."""
+    if not isinstance(data, dict):
+        raise _not_an_object(data)
+    return _validate(Record, data)
+
+
+def parse_document(data: Any) -> Record | SessionRecord:
+    """Validate a decoded record or session, telling them apart by ``format``."""
+    if not isinstance(data, dict):
+        raise _not_an_object(data)
+    if data.get("format") == SESSION_FORMAT:
+        return _validate(SessionRecord, data)
+    return _validate(Record, data)
 
 
 # --- resolving names, cards and the pack ------------------------------------
@@ -216,6 +398,10 @@ def _player(names: dict[str, int], name: str, path: str) -> int:
 
 def _cards(codes: list[str]) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in codes)
+
+
+def _slots(codes: list[str]) -> list[Card]:
+    return [UNKNOWN if c == UNKNOWN_TEXT else parse_card(c) for c in codes]
 
 
 @lru_cache(maxsize=4096)
@@ -243,21 +429,21 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
     if isinstance(entry, str):
         words = entry.split()
         if len(words) < 2:
-            raise RecordError(path, f"{entry!r} is not '<player> <act> [card ...]'")
+            raise RecordError(path, f"{entry[:60]!r} is not '<player> <act> [card ...]'")
         player, act, codes = words[0], words[1], words[2:]
         if act not in ACTS:
-            raise RecordError(path, f"{act!r} is not an act ({', '.join(ACTS)})")
+            raise RecordError(path, f"{act[:40]!r} is not an act ({', '.join(ACTS)})")
         if act == "deal":
             raise RecordError(path, "a deal needs the object form with 'to'")
         cards = []
         for i, code in enumerate(codes):
             try:
-                cards.append(parse_card(code))
+                cards.append(_action_card(code))
             except ValueError as exc:
                 raise RecordError(f"{path}.cards[{i}]", str(exc)) from None
         return Action(_player(names, player, f"{path}.player"), act, tuple(cards))
     if entry.act not in ACTS:
-        raise RecordError(f"{path}.act", f"{entry.act!r} is not an act ({', '.join(ACTS)})")
+        raise RecordError(f"{path}.act", f"{entry.act[:40]!r} is not an act ({', '.join(ACTS)})")
     who = _player(names, entry.player, f"{path}.player")
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if entry.act == "deal":
@@ -274,34 +460,50 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
     return Action(who, entry.act, _cards(entry.cards), to)
 
 
-def _check_pack(cards: tuple[Card, ...], packs: int, path: str) -> None:
+def _action_card(code: str) -> Card:
+    if code == UNKNOWN_TEXT:
+        raise ValueError("'??' is not allowed here: an action names the cards it uses")
+    return parse_card(code)
+
+
+def _check_copies(cards: list[tuple[Card, str]], decks: int) -> Counter[Card]:
+    """Every known card at most ``decks`` times; ``cards`` are (card, path) pairs."""
     seen: Counter[Card] = Counter()
-    for i, card in enumerate(cards):
+    first: dict[Card, str] = {}
+    for card, path in cards:
+        if card == UNKNOWN:
+            continue
         seen[card] += 1
-        if seen[card] > packs:
-            times = "once" if packs == 1 else f"{packs} times"
+        if seen[card] > decks:
+            times = "once" if decks == 1 else f"{decks} times"
             raise RecordError(
-                f"{path}[{i}]", f"{card_code(card)} is already in the deck ({times} per pack)"
+                path, f"{card_code(card)} is already at {first[card]} ({times} per pack)"
             )
-    counts = seen
-    missing = [card_code(c) for c in FULL_PACK if counts[c] < packs]
-    if missing:
+        first.setdefault(card, path)
+    return seen
+
+
+def _check_deck(deck: list[Card], decks: int) -> None:
+    seen = _check_copies([(c, f"deck[{i}]") for i, c in enumerate(deck)], decks)
+    size = 52 * decks
+    if len(deck) != size:
+        missing = [card_code(c) for c in FULL_PACK if seen[c] < decks]
+        shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise RecordError(
-            path,
-            f"{len(cards)} cards, not a whole pack of {52 * packs}: missing "
-            + " ".join(missing[:8])
-            + (" ..." if len(missing) > 8 else ""),
+            "deck",
+            f"{len(deck)} cards, not a whole pack of {size}"
+            + (f": missing {shown}" if len(deck) < size and missing else ""),
         )
 
 
-def build_game(record: Record) -> Game:
-    """Resolve a shape-checked record into a :class:`Game`, or raise RecordError."""
+def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptions:
     try:
-        preset = find_variant(record.variant)
+        preset = find_variant(variant)
     except KeyError as exc:
         raise RecordError("variant", exc.args[0]) from None
+    base = preset.options_for(players) if 2 <= players <= 52 else preset.options
     try:
-        options = RuleOptions.model_validate({**preset.options.model_dump(), **record.options})
+        return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         loc = _path(err["loc"])
@@ -312,103 +514,338 @@ def build_game(record: Record) -> Game:
             else _message(err),
         ) from None
 
-    players = tuple(record.players)
+
+def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, int]:
     names: dict[str, int] = {}
     for i, name in enumerate(players):
         if name in names:
             raise RecordError(f"players[{i}]", f"{name!r} is listed twice")
         names[name] = i
-    if not options.min_players <= len(players) <= options.max_players:
+    n = len(players)
+    if not options.min_players <= n <= options.max_players:
         raise RecordError(
             "players",
-            f"{record.variant} is for {options.min_players}-{options.max_players} players, "
-            f"the record has {len(players)}",
+            f"{variant} is for {options.min_players}-{options.max_players} players, "
+            f"the record has {n}",
         )
-
-    if options.reserve and len(players) != 2:
+    dealt = n * options.hand_size + options.reserve + (options.trump_card != "stock_last")
+    if dealt >= 52 * options.decks:
+        raise RecordError(
+            "players",
+            f"{n} players cannot each be dealt {options.hand_size} cards and leave a stock "
+            f"from {52 * options.decks} cards",
+        )
+    if options.reserve and n != 2:
         raise RecordError(
             "options.reserve",
-            f"the avstickshög is a two-player rule; the record has {len(players)} players",
+            f"the avstickshög is a two-player rule; the record has {n} players",
         )
+    return names
+
+
+def _suit(text: str, path: str) -> int:
+    try:
+        return parse_suit(text)
+    except ValueError as exc:
+        raise RecordError(path, str(exc)) from None
+
+
+def build_game(
+    record: Record | SessionGame,
+    *,
+    variant: str | None = None,
+    options: RuleOptions | None = None,
+    players: tuple[str, ...] | None = None,
+    names: dict[str, int] | None = None,
+    prefix: str = "",
+) -> Game:
+    """Resolve a shape-checked record into a :class:`Game`, or raise RecordError.
+
+    A session's game passes the session's variant, options and players; paths
+    in errors then start with ``prefix`` (``games[2].``).
+    """
+    if isinstance(record, Record):
+        variant = record.variant
+        players = tuple(record.players)
+        options = _options(variant, record.options, len(players))
+        names = _seats(variant, record.players, options)
+    assert variant is not None and options is not None and players is not None
+    assert names is not None
+    try:
+        return _build(record, variant, options, players, names)
+    except RecordError as exc:
+        if prefix:
+            where = prefix + exc.path if exc.path else prefix.rstrip(".")
+            raise RecordError(where, exc.message) from None
+        raise
+
+
+def _build(
+    record: Record | SessionGame,
+    variant: str,
+    options: RuleOptions,
+    players: tuple[str, ...],
+    names: dict[str, int],
+) -> Game:
     game = Game(
-        variant=record.variant,
+        variant=variant,
         options=options,
         players=players,
         actions=[_action(i, a, names) for i, a in enumerate(record.actions)],
-        record=record,
+        record=record if isinstance(record, Record) else None,
     )
-    if record.result is not None:
-        game.claimed_loser = _player(names, record.result.loser, "result.loser")
-
-    if options.reserve and record.start is not None:
-        raise RecordError(
-            "options.reserve",
-            "the avstickshög is set aside from the deck before the deal: give 'deck', not 'start'",
-        )
+    result = record.result
+    if result is not None:
+        if (result.loser is None) == (result.losers is None):
+            raise RecordError("result", "give either 'loser' or 'losers'")
+        if result.losers is not None:
+            game.claim_several = True
+            game.claimed_losers = tuple(
+                _player(names, name, f"result.losers[{i}]") for i, name in enumerate(result.losers)
+            )
+        else:
+            assert result.loser is not None
+            game.claimed_losers = (_player(names, result.loser, "result.loser"),)
+    if record.trump is not None:
+        game.trump_hint = _suit(record.trump, "trump")
     if record.deck is not None and record.start is not None:
         raise RecordError("start", "give either 'deck' (with 'dealer') or 'start', not both")
     if record.deck is None and record.start is None:
-        raise RecordError("deck", "is required, or else 'start' (a position in phase two)")
+        raise RecordError("deck", "is required, or else 'start' (a position to start from)")
+    if record.first_leader is not None:
+        game.first_leader = _player(names, record.first_leader, "first_leader")
+        game.first_leader_given = True
     if record.deck is not None:
-        if record.dealer is None:
-            raise RecordError("dealer", "is required with 'deck'")
-        game.dealer = _player(names, record.dealer, "dealer")
-        game.deck = _cards(record.deck)
-        _check_pack(game.deck, 1, "deck")
-        left = (game.dealer + 1) % len(players)
-        if record.first_leader is not None:
-            game.first_leader = _player(names, record.first_leader, "first_leader")
-            if game.first_leader != left:
-                raise RecordError(
-                    "first_leader",
-                    f"in {record.variant} the player to the dealer's left "
-                    f"({players[left]}) leads first",
-                )
-        else:
-            game.first_leader = left
+        _build_deal(record, game, names)
     else:
-        start = record.start
-        assert start is not None
+        assert record.start is not None
+        if options.reserve:
+            raise RecordError(
+                "options.reserve",
+                "the avstickshög is set aside from the deck before the deal: give 'deck' or "
+                "write it in start.reserve",
+            )
         if record.dealer is not None:
             game.dealer = _player(names, record.dealer, "dealer")
-        try:
-            game.start_trump = parse_suit(start.trump)
-        except ValueError as exc:
-            raise RecordError("start.trump", str(exc)) from None
-        game.start_leader = _player(names, start.leader, "start.leader")
-        hands: list[list[Card]] = [[] for _ in players]
-        seen: dict[Card, str] = {}
-        for name, codes in start.hands.items():
-            who = _player(names, name, f"start.hands.{name}")
-            for i, code in enumerate(codes):
-                card = parse_card(code)
-                if card in seen:
-                    raise RecordError(
-                        f"start.hands.{name}[{i}]", f"{code} is already in {seen[card]}'s hand"
-                    )
-                seen[card] = name
-                hands[who].append(card)
-        game.start_hands = hands
-        if record.first_leader is not None:
-            raise RecordError("first_leader", "a start position names its leader in start.leader")
+        if isinstance(record.start, StartPhaseTwo):
+            _build_start_two(record.start, game, names)
+        else:
+            _build_start_one(record.start, game, names)
     return game
+
+
+def trump_card_index(options: RuleOptions, players: int) -> int:
+    """Where the trump card lies in the deck."""
+    if options.trump_card == "set_aside":
+        return 0
+    if options.trump_card == "turned_up":
+        return options.reserve + players * options.hand_size
+    return 52 * options.decks - 1
+
+
+def _build_deal(record: Record | SessionGame, game: Game, names: dict[str, int]) -> None:
+    options = game.options
+    n = len(game.players)
+    if record.dealer is None:
+        raise RecordError("dealer", "is required with 'deck'")
+    game.dealer = _player(names, record.dealer, "dealer")
+    deck = _slots(record.deck or [])
+    _check_deck(deck, options.decks)
+    game.deck = tuple(deck)
+    at = trump_card_index(options, n)
+    trump_card = deck[at]
+    if options.trump_card == "turned_up" and trump_card == UNKNOWN:
+        raise RecordError(
+            f"deck[{at}]", "the turned-up trump lies face up for everyone: write the card"
+        )
+    if (
+        game.trump_hint is not None
+        and trump_card != UNKNOWN
+        and trump_card // 13 != game.trump_hint
+    ):
+        raise RecordError(
+            "trump", f"the trump card deck[{at}] is {card_code(trump_card)}, not of that suit"
+        )
+    left = (game.dealer + 1) % n
+    if game.first_leader is None:
+        game.first_leader = left
+    elif options.first_lead == "dealer_left" and game.first_leader != left:
+        raise RecordError(
+            "first_leader",
+            f"in {game.variant} the player to the dealer's left ({game.players[left]}) leads first",
+        )
+
+
+def _hands(
+    written: dict[str, list[str]], names: dict[str, int], path: str
+) -> tuple[list[list[Card]], list[tuple[Card, str]]]:
+    """Cards by seat, and (card, path) pairs for the pack check."""
+    out: list[list[Card]] = [[] for _ in names]
+    where: list[tuple[Card, str]] = []
+    for name, codes in written.items():
+        who = _player(names, name, f"{path}.{name}")
+        cards = _slots(codes)
+        out[who] = cards
+        where += [(c, f"{path}.{name}[{i}]") for i, c in enumerate(cards)]
+    return out, where
+
+
+def _build_start_two(start: StartPhaseTwo, game: Game, names: dict[str, int]) -> None:
+    trump = _suit(start.trump, "start.trump")
+    if game.trump_hint is not None and game.trump_hint != trump:
+        raise RecordError("trump", "disagrees with start.trump")
+    hands, where = _hands(start.hands, names, "start.hands")
+    _check_copies(where, game.options.decks)
+    if len(where) > 52 * game.options.decks:
+        raise RecordError("start.hands", f"{len(where)} cards: more than the pack holds")
+    game.start = Start(
+        phase=2,
+        leader=_player(names, start.leader, "start.leader"),
+        hands=hands,
+        trump=trump,
+        written=len(where),
+    )
+    if game.first_leader_given:
+        raise RecordError("first_leader", "a start position names its leader in start.leader")
+
+
+def _build_start_one(start: StartPhaseOne, game: Game, names: dict[str, int]) -> None:
+    options = game.options
+    n = len(game.players)
+    hands, where = _hands(start.hands, names, "start.hands")
+    piles, pile_where = _hands(start.piles, names, "start.piles")
+    stored_cards, stored_where = _hands(
+        {name: list(cards) for name, cards in start.stored.items()}, names, "start.stored"
+    )
+    stock = _slots(start.stock)
+    reserve = _slots(start.reserve)
+    where += [(c, f"start.stock[{i}]") for i, c in enumerate(stock)]
+    where += pile_where + stored_where
+    where += [(c, f"start.reserve[{i}]") for i, c in enumerate(reserve)]
+    trump_card = None
+    if start.trump_card is not None:
+        trump_card = UNKNOWN if start.trump_card == UNKNOWN_TEXT else parse_card(start.trump_card)
+        where.append((trump_card, "start.trump_card"))
+    _check_copies(where, options.decks)
+    if len(where) > 52 * options.decks:
+        raise RecordError("start", f"{len(where)} cards: more than the pack holds")
+    if start.dealer is not None:
+        game.dealer = _player(names, start.dealer, "start.dealer")
+    holder = None
+    if start.trump_holder is not None:
+        holder = _player(names, start.trump_holder, "start.trump_holder")
+    kind = options.trump_card
+    if kind == "stock_last":
+        if stock and (trump_card is not None or holder is not None):
+            raise RecordError(
+                "start.trump_card",
+                "under these rules the stock's last card is the trump card: give trump_card "
+                "and trump_holder only once it has been drawn",
+            )
+        if not stock and (trump_card is None or holder is None):
+            raise RecordError(
+                "start.trump_card",
+                "the stock is empty, so its last card has been drawn: give trump_card and "
+                "trump_holder (who keeps it face down)",
+            )
+    else:
+        if trump_card is None:
+            what = "set aside before the deal" if kind == "set_aside" else "turned up"
+            raise RecordError("start.trump_card", f"is required: the trump card was {what}")
+        if holder is not None:
+            raise RecordError("start.trump_holder", "only for a stock's last card kept face down")
+        if kind == "turned_up" and trump_card == UNKNOWN:
+            raise RecordError(
+                "start.trump_card", "the turned-up trump was shown to everyone: write the card"
+            )
+    if stored_where and not options.set_aside_trumps:
+        raise RecordError("start.stored", "these rules store no trumps for phase two")
+    if reserve and n != 2:
+        raise RecordError("start.reserve", "the avstickshög is a two-player rule")
+    shown = trump_card not in (None, UNKNOWN)
+    if game.trump_hint is not None and shown and trump_card // 13 != game.trump_hint:  # type: ignore[operator]
+        raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
+    game.start = Start(
+        phase=1,
+        leader=_player(names, start.leader, "start.leader"),
+        hands=hands,
+        stock=stock,
+        piles=piles,
+        trump_card=trump_card,
+        trump_holder=holder,
+        stored=stored_cards,
+        reserve=reserve,
+        written=len(where),
+    )
+    if not any(hands):
+        raise RecordError("start.hands", "nobody holds a card: phase one would be over")
+
+
+def build_session(session: SessionRecord) -> Session:
+    """Resolve a shape-checked session into a :class:`Session`, or raise RecordError."""
+    players = tuple(session.players)
+    options = _options(session.variant, session.options, len(players))
+    names = _seats(session.variant, session.players, options)
+    if not session.games:
+        raise RecordError("games", "a session holds at least one game")
+    games = [
+        build_game(
+            game,
+            variant=session.variant,
+            options=options,
+            players=players,
+            names=names,
+            prefix=f"games[{i}].",
+        )
+        for i, game in enumerate(session.games)
+    ]
+    claimed = None
+    if session.result is not None:
+        claimed = {
+            _player(names, name, f"result.scores.{name}"): points
+            for name, points in session.result.scores.items()
+        }
+    return Session(
+        variant=session.variant,
+        options=options,
+        players=players,
+        games=games,
+        scoring=session.scoring,
+        claimed_scores=claimed,
+        record=session,
+    )
+
+
+def build(document: Record | SessionRecord) -> Game | Session:
+    """A record or a session, resolved."""
+    if isinstance(document, SessionRecord):
+        return build_session(document)
+    return build_game(document)
+
+
+def read(source: str | Path | dict[str, Any]) -> Any:
+    """Decoded JSON from a path, a JSON string or an already decoded dict."""
+    if isinstance(source, dict):
+        return source
+    text = source
+    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError("", f"cannot read {source}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError("", f"{source} is not UTF-8 text") from None
+    return loads(str(text))
 
 
 def load_record(source: str | Path | dict[str, Any]) -> Game:
     """Read a record from a path, a JSON string or a decoded dict."""
-    if isinstance(source, dict):
-        data = source
-    else:
-        text = source
-        if isinstance(source, Path) or not source.lstrip().startswith("{"):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise RecordError("", f"cannot read {source}: {exc.strerror}") from None
-            except UnicodeDecodeError:
-                raise RecordError("", f"{source} is not UTF-8 text") from None
-        data = loads(str(text))
-    return build_game(parse_record(data))
+    return build_game(parse_record(read(source)))
+
+
+def load(source: str | Path | dict[str, Any]) -> Game | Session:
+    """Read a record or a session from a path, a JSON string or a decoded dict."""
+    return build(parse_document(read(source)))
 
 
 def loads(text: str) -> Any:
@@ -416,8 +853,9 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        message = exc.msg.removesuffix(" at")
         raise RecordError(
-            "", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            "", f"not JSON: {message} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
         # The C scanner gives up near the interpreter's recursion limit; no record nests
@@ -425,11 +863,9 @@ def loads(text: str) -> Any:
         raise RecordError("", "not a record: JSON nested too deeply to read") from None
 
 
-def canonical(record: Record) -> dict[str, Any]:
-    """The record in canonical form: card codes, string actions where possible."""
-    data = record.model_dump(mode="json", exclude_none=True)
+def _canonical_actions(entries: list[Any]) -> list[Any]:
     actions = []
-    for entry in record.actions:
+    for entry in entries:
         if isinstance(entry, str):
             actions.append(" ".join(_canonical_words(entry)))
         elif entry.act != "deal" and entry.to is None:
@@ -444,7 +880,13 @@ def canonical(record: Record) -> dict[str, Any]:
                     for name, cards in entry.to.items()
                 }
             actions.append(obj)
-    data["actions"] = actions
+    return actions
+
+
+def canonical(record: Record) -> dict[str, Any]:
+    """The record in canonical form: card codes, string actions where possible."""
+    data = record.model_dump(mode="json", exclude_none=True)
+    data["actions"] = _canonical_actions(record.actions)
     if isinstance(data.get("deck"), list):
         data["deck"] = " ".join(data["deck"])
     return data
@@ -460,4 +902,12 @@ def json_schema() -> dict[str, Any]:
     schema = Record.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://github.com/adjudicator/schemas/record-1.schema.json"
+    return schema
+
+
+def session_schema() -> dict[str, Any]:
+    """The JSON Schema of the session format, as kept in ``schemas/``."""
+    schema = SessionRecord.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://github.com/adjudicator/schemas/session-1.schema.json"
     return schema

@@ -4,6 +4,12 @@ The policy only ever picks from ``legal_actions``, so nothing here knows a
 rule: a new variant is simulated the moment its preset exists.  The property
 tests then hold ``check`` and ``legal_actions`` against each other over these
 games, and the benchmark replays them.
+
+One rule can only be judged after the fact: the Goat treatise's sluffing
+restriction #2 (no sluff to what turns out to be the last trick of phase one
+while you could still win it).  When a random sluff turns out to have broken
+it, the game is taken back to that sluff and played on from there without
+such sluffs.
 """
 
 from __future__ import annotations
@@ -14,12 +20,15 @@ from typing import Any
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cards import FULL_PACK, card_code
+from adjudicator.cards import UNKNOWN_TEXT, card_code, pack
+from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State
-from adjudicator.record import FORMAT, Game
+from adjudicator.record import FORMAT, Game, trump_card_index
+from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import find_variant
 
-NAMES = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo")
+NAMES = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo", "Ida", "Jon")
+NAMES = NAMES + tuple(f"P{i}" for i in range(len(NAMES) + 1, 53))
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions means the engine never ends it."""
@@ -42,6 +51,7 @@ def random_game(
     players: int,
     rng: random.Random,
     observe: Observer | None = None,
+    options: RuleOptions | None = None,
 ) -> tuple[dict[str, Any], Game]:
     """Deal a shuffled pack and play random legal actions to the end.
 
@@ -49,45 +59,95 @@ def random_game(
     describes.  ``observe`` sees every step before it is applied, which lets
     the property tests inspect states without replaying the game again.
     """
-    preset = find_variant(variant)
+    if options is None:
+        options = find_variant(variant).options_for(players)
     names = NAMES[:players]
-    deck = list(FULL_PACK)
+    deck = list(pack(options.decks))
     rng.shuffle(deck)
     dealer = rng.randrange(players)
+    goat = options.first_lead == "previous_loser"
+    first = rng.randrange(players) if goat else (dealer + 1) % players
     game = Game(
         variant=variant,
-        options=preset.options,
+        options=options,
         players=names,
         actions=[],
         dealer=dealer,
-        first_leader=(dealer + 1) % players,
+        first_leader=first,
+        first_leader_given=goat,
         deck=tuple(deck),
     )
     # How often this game's players take a non-play act when a play is also
     # legal: varied per game so the corpus holds cautious and reckless tables.
     rate = rng.uniform(0.05, 0.4)
-    state = engine.new_state(game)
-    while not state.finished:
-        if len(game.actions) >= MAX_ACTIONS:
-            raise RuntimeError(f"{variant}, {players} players: no end after {MAX_ACTIONS} actions")
-        choices = engine.legal_actions(state)
-        action = choose(choices, rng, rate)
-        if observe is not None:
-            observe(state, choices, action)
-        game.actions.append(action)
-        engine.apply(state, action)
+    state = play_out(game, rng, rate, observe)
     record: dict[str, Any] = {
         "format": FORMAT,
         "variant": variant,
         "options": {},
         "players": list(names),
         "dealer": names[dealer],
-        "deck": " ".join(card_code(c) for c in deck),
-        "actions": [a.record_form(names) for a in game.actions],
     }
-    if state.loser is not None:
-        record["result"] = {"loser": names[state.loser]}
+    if goat:
+        record["first_leader"] = names[first]
+    record["deck"] = " ".join(card_code(c) for c in deck)
+    record["actions"] = [a.record_form(names) for a in game.actions]
+    if len(state.losers) == 1:
+        record["result"] = {"loser": names[state.losers[0]]}
+    elif state.losers:
+        record["result"] = {"losers": [names[p] for p in state.losers]}
     return record, game
+
+
+def play_out(
+    game: Game,
+    rng: random.Random,
+    rate: float,
+    observe: Observer | None = None,
+    limit: int = MAX_ACTIONS,
+) -> State:
+    """Append random legal actions to ``game`` until it ends (or ``limit`` actions).
+
+    A sluff found afterwards to break the Goat treatise's restriction #2 takes
+    the game back to that sluff; from there on such sluffs are avoided.
+    """
+    careful = False
+    state = engine.new_state(game)
+    for action in game.actions:
+        engine.apply(state, action)
+    while not state.finished:
+        if len(game.actions) >= limit:
+            if limit == MAX_ACTIONS:
+                raise RuntimeError(f"{game.variant}: no end after {limit} actions")
+            break
+        choices = engine.legal_actions(state)
+        if not choices and engine.ends_when_window_closes(state):
+            engine.close_window(state)  # nobody sluffs any more: the game ends
+            continue
+        if careful:
+            choices = [a for a in choices if not _risky(state, a)] or choices
+        action = choose(choices, rng, rate)
+        if observe is not None:
+            observe(state, choices, action)
+        game.actions.append(action)
+        engine.apply(state, action)
+        if state.late is not None:
+            assert state.late.index is not None
+            del game.actions[state.late.index :]
+            state = engine.new_state(game)
+            for earlier in game.actions:
+                engine.apply(state, earlier)
+            careful = True
+    return state
+
+
+def _risky(state: State, action: Action) -> bool:
+    """A sluff that would break restriction #2 should this trick be the last of phase one."""
+    return (
+        action.act == "sluff"
+        and state.options.sluff_final
+        and phase_one_all.could_win(state, action.player)
+    )
 
 
 def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Action:
@@ -109,12 +169,52 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
     return rng.choice(by_act[act])
 
 
-def simulate(variant: str, players: int, seed: int, count: int) -> Iterator[dict[str, Any]]:
+def hide(record: dict[str, Any], game: Game, share: float, rng: random.Random) -> dict[str, Any]:
+    """The record as a table might have written it: ``share`` of the deck replaced by ``??``.
+
+    What the actions show stays shown: every dare names the card it turned
+    (the table saw it), a deal names its cards; the turned-up trump of Mas lies
+    face up, so it stays written; a hidden trump card is replaced by the suit it
+    showed, as the top-level ``trump``.
+    """
+    deck = record["deck"].split()
+    keep = set()
+    at = trump_card_index(game.options, len(game.players))
+    if game.options.trump_card == "turned_up":
+        keep.add(at)
+    places = [i for i in range(len(deck)) if i not in keep]
+    hidden = set(rng.sample(places, round(share * len(places))))
+    out = dict(record)
+    out["deck"] = " ".join(UNKNOWN_TEXT if i in hidden else c for i, c in enumerate(deck))
+    if at in hidden:
+        out["trump"] = deck[at][-1]
+    state = engine.new_state(game)
+    actions: list[Any] = []
+    for action, written in zip(game.actions, record["actions"], strict=True):
+        if action.act == "dare" and not action.cards and state.stock:
+            top = state.stock[-1]
+            actions.append(f"{written} {card_code(top)}")
+        else:
+            actions.append(written)
+        engine.apply(state, action)
+    out["actions"] = actions
+    return out
+
+
+def simulate(
+    variant: str, players: int, seed: int, count: int, hidden: float = 0.0
+) -> Iterator[dict[str, Any]]:
     """``count`` random legal games as records; the same seed gives the same games.
 
     Each record's ``meta`` names the seed and game number that reproduce it.
+    With ``hidden`` that share of each deck is written as ``??``.
     """
     for index in range(count):
-        record, _ = random_game(variant, players, game_rng(seed, index))
+        rng = game_rng(seed, index)
+        record, game = random_game(variant, players, rng)
+        if hidden:
+            record = hide(record, game, hidden, rng)
         record["meta"] = {"simulated": {"seed": seed, "game": index}}
+        if hidden:
+            record["meta"]["simulated"]["hidden"] = hidden
         yield record

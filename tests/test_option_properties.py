@@ -29,11 +29,14 @@ from test_properties import (
 )
 
 from adjudicator import engine
+from adjudicator import simulate as simulation
+from adjudicator.actions import Action
 from adjudicator.adjudicate import adjudicate
 from adjudicator.cards import FULL_PACK, card_code
+from adjudicator.engine.state import State
 from adjudicator.record import FORMAT, Game, load_record
 from adjudicator.rules.options import RuleOptions
-from adjudicator.simulate import NAMES, choose
+from adjudicator.simulate import NAMES
 
 MAX_ACTIONS = 20_000
 """Random play under ``high_trump: only_killer`` may circle for ever (only one card kills);
@@ -56,16 +59,35 @@ PHASE_ONE_CHOICES: dict[str, tuple[Any, ...]] = {
     "dare": (True, False),
     "phase_two_leader": ("trump_drawer", "last_trick_winner"),
     "multi_card_plays": (False, True),
-    "tie_rule": ("highest", "tied_beat_unique"),
+    "tie_rule": ("highest", "tied_beat_unique", "all_tied"),
     "compulsory_ties": (False, True),
     "tie_resolution": ("replay", "deal_ascending"),
     "sluffing": ("none", "once", "unlimited", "own_rank", "atlanta"),
-    "phase_one_end": ("no_card", "talon_empty", "two_cards", "skip_empty"),
+    "sluff_top_first": (False, True),
+    "sluff_final": (False, True),
+    "phase_one_end": ("no_card", "talon_empty", "two_cards", "all_hold", "skip_empty"),
     "unfinished_trick": ("take_back", "deal_out"),
     "low_cards": (0, 5, 6, 7, 10),
     "low_cards_by_indicator": (False, True),
     "low_cards_six_of_trumps": (False, True),
     "low_cards_shares": ("deal_order", "even"),
+    "low_cards_shuffler": ("not_receiving", "anyone", "first_leader"),
+    "aces_low": (False, True),
+    "trump_card": ("stock_last", "set_aside"),
+    "first_lead": ("dealer_left", "previous_loser"),
+    "decks": (1, 2),
+}
+PAIRS_CHOICES: dict[str, tuple[Any, ...]] = {
+    "dare": (True, False),
+    "pair_winner": ("rank", "suit"),
+    "pair_reply": ("any", "beat_or_pick", "follow_or_pick"),
+    "set_aside_trumps": (False, True),
+    "exchange_two": (False, True),
+    "trump_card": ("stock_last", "turned_up"),
+    "phase_one_end": ("no_card", "talon_empty", "skip_empty"),
+    "aces_low": (False, True),
+    "decks": (1, 2),
+    "low_cards": (0, 5, 7),
 }
 FIXED = {"min_players", "max_players", "hand_size", "phase_one", "reserve"}
 """Options not drawn at random: the table size, the kind of phase one, the avstickshög."""
@@ -73,10 +95,26 @@ FIXED = {"min_players", "max_players", "hand_size", "phase_one", "reserve"}
 
 def test_every_option_is_drawn_here() -> None:
     """A new option must be added to a draw, or it goes untested."""
-    drawn = set(PHASE_TWO_CHOICES) | set(PHASE_ONE_CHOICES) | FIXED
+    drawn = set(PHASE_TWO_CHOICES) | set(PHASE_ONE_CHOICES) | set(PAIRS_CHOICES) | FIXED
     assert set(RuleOptions.model_fields) == drawn
-    for name, values in {**PHASE_TWO_CHOICES, **PHASE_ONE_CHOICES}.items():
-        RuleOptions(**{name: values[-1], "phase_one": "all"})
+
+
+def lawful(options: dict[str, Any]) -> dict[str, Any]:
+    """Mend a random draw into a combination the options allow (the draw stays random)."""
+    out = dict(options)
+    if out.get("sluffing") != "unlimited":
+        out["sluff_top_first"] = False
+    if out.get("sluffing", "none") == "none":
+        out["sluff_final"] = False
+    if out.get("trump_card") == "set_aside":
+        out["phase_two_leader"] = "last_trick_winner"
+    if out.get("phase_one") != "all":
+        if out.get("trump_card") != "turned_up":
+            out.update(pair_winner="rank", set_aside_trumps=False, exchange_two=False)
+        if out.get("pair_winner") != "suit":
+            out["pair_reply"] = "any"
+    RuleOptions(**out)  # raises if a combination is still refused
+    return out
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
@@ -128,41 +166,59 @@ def reserve_record(rng: random.Random) -> dict[str, Any]:
 
 
 def all_players_record(rng: random.Random) -> dict[str, Any]:
-    """A deal for two to eight players, everybody playing each trick, every option at random."""
-    n = rng.randint(2, 8)
-    pack = list(FULL_PACK)
-    rng.shuffle(pack)
+    """A deal for two to ten players, everybody playing each trick, every option at random."""
+    n = rng.randint(2, 10)
     options = {name: rng.choice(values) for name, values in PHASE_ONE_CHOICES.items()}
     options.update(random_options(rng))
-    options.update(phase_one="all", min_players=2, max_players=8)
-    return {
+    options.update(phase_one="all", min_players=2, max_players=10)
+    if n > 8:
+        options["decks"] = 2
+    return deal_record(rng, n, lawful(options))
+
+
+def pairs_record(rng: random.Random) -> dict[str, Any]:
+    """A deal for two to six players with two-card tricks, every option at random."""
+    n = rng.randint(2, 6)
+    options = {name: rng.choice(values) for name, values in PAIRS_CHOICES.items()}
+    options.update(random_options(rng))
+    options.update(phase_one="pairs", min_players=2, max_players=6)
+    return deal_record(rng, n, lawful(options))
+
+
+def deal_record(rng: random.Random, n: int, options: dict[str, Any]) -> dict[str, Any]:
+    """A shuffled pack (or two) for ``n`` players under ``options``."""
+    cards = list(FULL_PACK) * options.get("decks", 1)
+    rng.shuffle(cards)
+    record = {
         "format": FORMAT,
         "variant": "pagat",
         "options": options,
         "players": list(NAMES[:n]),
         "dealer": NAMES[rng.randrange(n)],
-        "deck": " ".join(card_code(c) for c in pack),
+        "deck": " ".join(card_code(c) for c in cards),
         "actions": [],
     }
+    if options.get("first_lead") == "previous_loser":
+        record["first_leader"] = NAMES[rng.randrange(n)]
+    return record
 
 
 def play_out(record: dict[str, Any], rng: random.Random) -> tuple[Game, bool]:
     """Random legal actions until the end (or the cap), checking the invariants at each step."""
     game = load_record(record)
-    state = engine.new_state(game)
-    pack = Counter(state.all_cards())
-    rate = rng.uniform(0.05, 0.4)
-    while not state.finished and len(game.actions) < MAX_ACTIONS:
-        actions, keys = listed(state)
+    pack = Counter(engine.new_state(game).all_cards())
+
+    def observe(state: State, actions: list[Action], _: Action) -> None:
+        assert Counter(state.all_cards()) == pack, f"cards lost or made by {game.actions[-1:]}"
+        _, keys = listed(state)
         assert actions, f"stuck after {len(game.actions)} actions with {record['options']}"
         for action in actions:
             assert engine.check(state, action) is None, action
         for action in unlisted(state, actions, keys, rng, 2):
             assert_rule(engine.check(state, action), action)
-        action = choose(actions, rng, rate)
-        game.actions.append(action)
-        engine.apply(state, action)
-        assert Counter(state.all_cards()) == pack, f"cards lost or made after {action}"
+
+    state = simulation.play_out(game, rng, rng.uniform(0.05, 0.4), observe, MAX_ACTIONS)
+    assert Counter(state.all_cards()) == pack
     return game, state.finished
 
 
@@ -171,7 +227,7 @@ def as_record(record: dict[str, Any], game: Game) -> dict[str, Any]:
     return {**record, "actions": [a.record_form(game.players) for a in game.actions]}
 
 
-tables = st.sampled_from([start_record, reserve_record, all_players_record])
+tables = st.sampled_from([start_record, reserve_record, all_players_record, pairs_record])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 

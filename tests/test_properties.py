@@ -10,7 +10,6 @@ the day they appear.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -74,16 +73,17 @@ def key(action: Action) -> tuple[Any, ...]:
 def named_cards(state: State, action: Action) -> tuple[Card, ...]:
     """The cards a listed cardless dare or pick moves: what naming them must say.
 
-    Found by applying the action to a copy: a dare takes its card from the
-    stock, a pick puts its cards into the picker's hand.
+    Found by applying the action to a copy where that is plain (a dare takes its
+    card from the stock, a pick in phase two puts its cards into the picker's
+    hand), and cross-checked with the engine's own answer.
     """
-    after = copy.deepcopy(state, {id(state.options): state.options})
-    engine.apply(after, action)
-    if action.act == "dare":
-        moved = Counter(state.stock) - Counter(after.stock)
-    else:
-        moved = Counter(after.hands[action.player]) - Counter(state.hands[action.player])
-    return tuple(sorted(moved.elements()))
+    moved = engine.moved_cards(state, action)
+    if state.phase == PHASE_TWO and action.act == "pick":
+        after = state.clone()
+        engine.apply(after, action)
+        got = Counter(after.hands[action.player]) - Counter(state.hands[action.player])
+        assert sorted(got.elements()) == sorted(moved), (action, moved)
+    return tuple(sorted(moved))
 
 
 def listed(state: State) -> tuple[list[Action], set[tuple[Any, ...]]]:

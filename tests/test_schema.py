@@ -8,10 +8,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.record import json_schema
+from adjudicator.record import json_schema, session_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "record-1.schema.json"
+SESSION_SCHEMA = ROOT / "schemas" / "session-1.schema.json"
 
 
 def test_the_committed_schema_is_not_stale() -> None:
@@ -20,6 +21,11 @@ def test_the_committed_schema_is_not_stale() -> None:
         "schemas/record-1.schema.json is stale: "
         "run 'adjudicator schema > schemas/record-1.schema.json'"
     )
+
+
+def test_the_committed_session_schema_is_not_stale() -> None:
+    committed = json.loads(SESSION_SCHEMA.read_text(encoding="utf-8"))
+    assert committed == session_schema(), "schemas/session-1.schema.json is stale"
 
 
 def test_the_schema_command_prints_it() -> None:
@@ -41,6 +47,7 @@ def test_the_schema_names_every_top_level_field_of_the_contract() -> None:
         "start",
         "actions",
         "result",
+        "trump",
         "meta",
     } <= fields
     assert set(json_schema()["required"]) == {"format", "variant", "players", "actions"}

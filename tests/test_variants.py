@@ -12,7 +12,7 @@ from adjudicator.cli import main
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
 
-SOURCE = re.compile(r"\b00[0-4]\b")
+SOURCE = re.compile(r"pagat\.com|Wikipedia|the Goat treatise|the summary")
 
 
 def run(*args: str) -> tuple[int, str]:

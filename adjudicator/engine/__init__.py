@@ -2,13 +2,21 @@
 
 ``check`` is the one source of legality: ``legal_actions`` is the list of
 candidate actions that ``check`` passes, so the two cannot disagree.
+
+A check that depends on cards nobody knows returns a violation marked
+``undetermined``: the action stands and play goes on.  Where the course of the
+game itself depends on such cards, the state records why in ``stopped`` and
+the game is followed no further.
 """
 
 from __future__ import annotations
 
-from adjudicator.actions import Action
-from adjudicator.cards import card_text
+from collections import Counter
+
+from adjudicator.actions import ANY_TIME, Action
+from adjudicator.cards import UNKNOWN, Card, suit
 from adjudicator.engine import deals, phase_one_all, phase_one_pairs, phase_two
+from adjudicator.engine.common import can_dare
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import OVER, PHASE_ONE, PHASE_TWO, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
@@ -22,10 +30,14 @@ __all__ = [
     "Violation",
     "apply",
     "check",
+    "close_window",
+    "ends_when_window_closes",
     "legal_actions",
+    "moved_cards",
     "narrate",
     "new_state",
     "push",
+    "unseen_actions",
     "variant_acts",
 ]
 
@@ -39,43 +51,174 @@ def variant_acts(options: RuleOptions) -> frozenset[str]:
         acts.add("sluff")
     if options.sluffing == "unlimited":
         acts.add("take")
+    if options.set_aside_trumps:
+        acts.add("set_aside")
+    if options.exchange_two:
+        acts.add("exchange")
     if (
         options.low_cards
         or options.low_cards_by_indicator
         or options.unfinished_trick == "deal_out"
         or options.phase_one_end == "skip_empty"
+        or options.tie_resolution == "deal_ascending"
     ):
         acts.add("deal")
     return frozenset(acts)
 
 
+def _split(cards: list[Card]) -> tuple[list[Card], int]:
+    """Known cards and how many are unknown."""
+    known = [c for c in cards if c != UNKNOWN]
+    return known, len(cards) - len(known)
+
+
 def new_state(game: Game) -> State:
     """The table before the first action: dealt from the deck, or the start position."""
-    state = State(game.options, game.players)
+    options = game.options
+    state = State(options, game.players)
+    state.trump_hint = game.trump_hint
+    state.first_leader = game.first_leader
+    state.dealer = game.dealer
+    written: list[Card] = []
     if game.deck is not None:
-        assert game.dealer is not None and game.first_leader is not None
-        n = len(game.players)
-        size = game.options.hand_size
-        # 000 'Two Player Game': the avstickshög is set aside before the deal.
-        reserve = game.options.reserve
-        state.reserve = list(reversed(game.deck[:reserve]))
-        deck = game.deck[reserve:]
-        for i in range(n * size):
-            state.hands[(game.dealer + 1 + i) % n].append(deck[i])
-        state.stock = list(reversed(deck[n * size :]))
-        state.dealer = game.dealer
-        state.leader = game.first_leader
-        state.second = state.left_of(state.leader)
-        state.turn = state.leader
-        state.phase = PHASE_ONE
-        if game.options.phase_one == "all":
-            phase_one_all.begin_trick(state, game.first_leader)
+        assert game.first_leader is not None
+        written = list(game.deck)
+        _deal(state, game, list(game.deck))
     else:
-        assert game.start_hands is not None and game.start_leader is not None
-        state.hands = [list(h) for h in game.start_hands]
-        state.trump = game.start_trump
-        start_phase_two(state, game.start_leader)
+        start = game.start
+        assert start is not None
+        for hand in start.hands:
+            written += hand
+        for i, hand in enumerate(start.hands):
+            state.hands[i], state.hidden[i] = _split(hand)
+        if start.phase == 2:
+            state.trump = start.trump
+            _unseen(state, written, 52 * options.decks - start.written)
+            start_phase_two(state, start.leader)
+            return state
+        _start_phase_one(state, game, written)
+        return state
+    _unseen(state, written, 0)
+    _begin(state, game.first_leader)
     return state
+
+
+def _unseen(state: State, written: list[Card], out_of_play: int) -> None:
+    decks = state.options.decks
+    known = Counter(c for c in written if c != UNKNOWN)
+    state.unseen = [decks - known[c] for c in range(52)]
+    state.out_hidden = out_of_play
+
+
+def _deal(state: State, game: Game, deck: list[Card]) -> None:
+    """Set the trump card aside (Goat), the avstickshög aside, deal, turn up (Mas), stock."""
+    options = game.options
+    n = state.n
+    pos = 0
+    if options.trump_card == "set_aside":
+        state.indicator = deck[0]
+        state.indicator_down = True
+        pos = 1
+    state.reserve = list(reversed(deck[pos : pos + options.reserve]))
+    pos += options.reserve
+    for i in range(n * options.hand_size):
+        card = deck[pos + i]
+        player = (state.dealer + 1 + i) % n  # type: ignore[operator]
+        if card == UNKNOWN:
+            state.hidden[player] += 1
+        else:
+            state.hands[player].append(card)
+    pos += n * options.hand_size
+    stock = list(reversed(deck[pos:]))
+    if options.trump_card == "turned_up":
+        turned = deck[pos]
+        stock = [turned, *reversed(deck[pos + 1 :])]
+        state.trump = suit(turned)
+    state.stock = stock
+
+
+def _start_phase_one(state: State, game: Game, written: list[Card]) -> None:
+    start = game.start
+    assert start is not None
+    options = game.options
+    for i, pile in enumerate(start.piles):
+        state.piles[i], state.pile_hidden[i] = _split(pile)
+        written += pile
+    for i, stored in enumerate(start.stored):
+        state.stored[i] = list(stored)
+        written += stored
+    state.stock = list(reversed(start.stock))
+    state.reserve = list(reversed(start.reserve))
+    written += start.stock + start.reserve
+    card = start.trump_card
+    if card is not None:
+        written.append(card)
+        if options.trump_card == "turned_up":
+            state.trump = suit(card)
+            state.exchanged = bool(state.stock) and state.stock[0] != card
+            state.stock_done = not state.stock
+        else:
+            state.indicator = card
+            state.indicator_down = True
+            state.indicator_holder = start.trump_holder
+            state.stock_done = not state.stock
+    _unseen(state, written, 52 * options.decks - start.written)
+    _begin(state, start.leader)
+
+
+def _begin(state: State, leader: int) -> None:
+    if state.options.phase_one == "all":
+        phase_one_all.begin_trick(state, leader)
+    else:
+        phase_one_pairs.begin_trick(state, leader)
+
+
+# --- one act ahead: the sluffing window of a decided trick ----------------------------
+
+
+def _ahead(state: State) -> State:
+    """The state once the decided trick has been taken (cached per step)."""
+    cached = state.ahead
+    if cached is not None and cached[0] == state.steps:
+        return cached[1]
+    other = state.clone()
+    other.log = None
+    other.ahead = None
+    phase_one_all.close(other)
+    state.ahead = (state.steps, other)
+    return other
+
+
+def ends_when_window_closes(state: State) -> bool:
+    """Whether the decided trick's sluffing window is all that keeps the game from its end.
+
+    Then a record that stops there has closed it by silence: nobody sluffed more.
+    """
+    return (
+        state.phase == PHASE_ONE
+        and state.deal is None
+        and state.decided is not None
+        and state.options.sluffing not in ("none", "unlimited")
+        and phase_one_all.closing_moves_on(state)
+        and _ahead(state).finished
+    )
+
+
+def close_window(state: State) -> None:
+    """Close the decided trick's sluffing window: the winner takes it (see above)."""
+    phase_one_all.close(state)
+
+
+def _closes_into_other_state(state: State, action: Action) -> bool:
+    return (
+        state.phase == PHASE_ONE
+        and state.deal is None
+        and phase_one_all.must_close_first(state, action)
+        and phase_one_all.closing_moves_on(state)
+    )
+
+
+# --- the interface ----------------------------------------------------------------
 
 
 def _phase(state: State):
@@ -91,26 +234,28 @@ def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal in ``state``, or None when it is legal."""
     names = state.names
     if state.phase == OVER:
-        who = (
-            f"{names[state.loser]} is the loser"
-            if state.loser is not None
-            else "nobody holds cards"
-        )
+        losers = " and ".join(names[p] for p in state.losers)
+        who = f"{losers} lost" if losers else "nobody holds cards"
         return Violation("game.over", f"The game is already over ({who}); nothing may follow")
-    if action.act not in variant_acts(state.options):
-        return Violation("act.variant", f"'{action.act}' is not an act of this variant's rules")
+    if state.stopped is not None:
+        return Violation("game.stopped", f"The game cannot be followed: {state.stopped}")
+    act = action.act
+    if act not in variant_acts(state.options):
+        return Violation("act.variant", f"'{act}' is not an act of this variant's rules")
+    if _closes_into_other_state(state, action):
+        return check(_ahead(state), action)
     if state.deal is not None:
         return deals.check(state, action)
-    if action.act == "deal":
+    if act == "deal":
         return Violation("deal.none", "Nothing is to be dealt now: no shuffle is due")
-    if state.phase == PHASE_TWO and action.act in ("sluff", "take"):
+    if state.phase == PHASE_TWO and act in ("sluff", "take", "exchange", "set_aside"):
         return Violation(
             "phase2.act",
-            f"'{action.act}' belongs to phase one; in phase two a player beats or picks up",
+            f"'{act}' belongs to phase one; in phase two a player beats or picks up",
         )
     module = _phase(state)
-    if action.act == "sluff":
-        return module.check(state, action)  # anyone may sluff when the rules allow it
+    if act in ANY_TIME:
+        return module.check(state, action)  # anyone may, whenever the rules allow it
     if action.player != state.turn:
         return Violation(
             "turn.order",
@@ -119,49 +264,99 @@ def check(state: State, action: Action) -> Violation | None:
     return module.check(state, action)
 
 
+def _candidates(state: State) -> list[Action]:
+    out = _phase(state).candidates(state)
+    if _closes_into_other_state(state, Action(0, "play")):
+        ahead = _ahead(state)
+        out = [a for a in out if a.act == "sluff"]
+        if not ahead.finished and ahead.stopped is None:
+            out += _candidates(ahead)
+    return out
+
+
 def legal_actions(state: State) -> list[Action]:
-    """Every legal action now (a pick or dare is listed without naming cards)."""
-    if state.phase == OVER:
+    """Every legal action now (a pick or dare is listed without naming cards).
+
+    With hidden cards, only actions that use known cards and pass every check
+    are listed; :func:`unseen_actions` gives the rest.
+    """
+    if state.phase == OVER or state.stopped is not None:
         return []
     acts = variant_acts(state.options)
-    return [a for a in _phase(state).candidates(state) if a.act in acts and check(state, a) is None]
+    seen: set[Action] = set()
+    out = []
+    for action in _candidates(state):
+        if action.act in acts and action not in seen and check(state, action) is None:
+            seen.add(action)
+            out.append(action)
+    return out
+
+
+def unseen_actions(state: State) -> list[tuple[Action, Violation | None]]:
+    """Actions that would be legal with a card nobody has seen: a play (or dare) of each
+    unseen card by each player who could hold it, with the check that could not be made
+    (None when the action would simply be legal)."""
+    if state.phase == OVER or state.stopped is not None or state.deal is not None:
+        return []
+    unseen = [c for c in range(52) if state.unseen[c]]
+    out: list[tuple[Action, Violation | None]] = []
+    tries: list[Action] = []
+    for player in range(state.n):
+        if state.hidden[player]:
+            tries += [Action(player, "play", (c,)) for c in unseen]
+            if state.options.sluffing != "none" and state.phase == PHASE_ONE:
+                tries += [Action(player, "sluff", (c,)) for c in unseen]
+    top_unknown = state.phase == PHASE_ONE and bool(state.stock) and state.stock[-1] == UNKNOWN
+    if top_unknown and state.turn is not None and can_dare(state):
+        tries += [Action(state.turn, "dare", (c,)) for c in unseen]
+    for action in tries:
+        bad = check(state, action)
+        if bad is None or bad.undetermined:
+            out.append((action, bad))
+    return out
+
+
+def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
+    """The cards a cardless ``pick`` or ``dare`` would move now (what naming them must say)."""
+    if _closes_into_other_state(state, action):
+        return moved_cards(_ahead(state), action)
+    if action.act == "dare":
+        return (state.stock[-1],) if state.stock and state.stock[-1] != UNKNOWN else ()
+    if action.act != "pick" or not state.trick:
+        return ()
+    if state.phase == PHASE_ONE:
+        return state.trick[-1][1]
+    return tuple(sorted(phase_two.pick_cards(state, action.player)))
 
 
 def apply(state: State, action: Action) -> None:
     """Carry out a legal action in place.  Call :func:`check` first."""
+    if (
+        state.phase == PHASE_ONE
+        and state.deal is None
+        and phase_one_all.must_close_first(state, action)
+    ):
+        phase_one_all.close(state)
     _phase(state).apply(state, action)
+    state.steps += 1
 
 
 def push(state: State, action: Action) -> None:
     """Check and apply; raise :class:`IllegalAction` with the violation if illegal."""
     bad = check(state, action)
-    if bad is not None:
+    if bad is not None and not bad.undetermined:
         raise IllegalAction(bad)
     apply(state, action)
 
 
 def narrate(state: State, action: Action) -> str:
     """The action in words, as said at the table; call before applying it."""
+    if _closes_into_other_state(state, action):
+        return narrate(_ahead(state), action)
     if state.deal is not None and action.act == "deal":
         return deals.narrate(state, action)
-    if state.phase == PHASE_ONE and state.options.phase_one == "all":
-        return phase_one_all.narrate(state, action)
-    name = state.names[action.player]
-    cards = " ".join(card_text(c) for c in action.cards)
-    if action.act == "dare":
-        if state.phase == PHASE_ONE and state.stock:
-            return f"{name} dares and turns {card_text(state.stock[-1])}"
-        return f"{name} dares"
-    if action.act == "pick":
-        if state.trick and state.phase != PHASE_ONE:
-            return f"{name} {phase_two.describe_pick(state, action.player)}"
-        return f"{name} picks up"
-    if action.act == "play":
-        if not state.trick or (state.phase == PHASE_ONE and len(state.trick) % 2 == 0):
-            return f"{name} leads {cards}"
-        if state.phase == PHASE_ONE:
-            return f"{name} plays {cards} to {card_text(state.trick[-1][1][-1])}"
-        top = " ".join(card_text(c) for c in state.trick[-1][1])
-        cards = " ".join(card_text(c) for c in sorted(action.cards))
-        return f"{name} beats {top} with {cards}"
-    return f"{name} {action.act}s {cards}".rstrip()
+    if state.phase == PHASE_ONE:
+        if state.options.phase_one == "all":
+            return phase_one_all.narrate(state, action)
+        return phase_one_pairs.narrate(state, action)
+    return phase_two.narrate(state, action)

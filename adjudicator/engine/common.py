@@ -1,66 +1,184 @@
-"""Checks shared by every phase: whose turn, which acts, cards held."""
+"""Checks and moves shared by every phase: cards held, dares, draws, hidden cards.
+
+Hidden cards (``??``) enter here: a card named by an action comes from the
+hand's known cards first, and otherwise from one of its hidden cards, which
+then becomes known (it must be a card known to be nowhere else).  Whether a
+hand *could* hold a card of some kind is three-valued: True, False, or None
+when only a hidden card could say.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 
 from adjudicator.actions import Action
-from adjudicator.cards import Card, card_text, cards_text, sorted_hand
+from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, sorted_hand
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
 
 
+def holding(state: State, player: int) -> str:
+    """A hand in words: ``7♥ Q♠ and 2 unseen cards``."""
+    shown = cards_text(sorted_hand(state.hands[player], state.trump))
+    hidden = state.hidden[player]
+    if hidden:
+        unseen = f"{hidden} unseen card" + ("s" if hidden != 1 else "")
+        return f"{shown} and {unseen}" if shown else unseen
+    return shown or "no cards"
+
+
 def held(state: State, action: Action) -> Violation | None:
-    """Every card named must be in the player's hand (as many times as named)."""
-    hand = state.hands[action.player]
-    cards = action.cards
-    if len(cards) == 1:
-        if cards[0] in hand:
-            return None
-        missing = cards
-    else:
-        need = Counter(cards)
-        have = Counter(hand)
-        missing = tuple(c for c in need if need[c] > have[c])
-        if not missing:
-            return None
-    name = state.names[action.player]
-    holding = cards_text(sorted_hand(hand, state.trump)) or "no cards"
-    return Violation(
-        "play.held",
-        f"{name} does not hold {cards_text(missing)} (holds {holding})",
-    )
+    """Every card named must be in the player's hand (as many times as named).
 
-
-def dare_problem(state: State, action: Action) -> Violation | None:
-    """A dare in phase one turns the stock's top card, never its last (the trump indicator).
-
-    000 'Play in the first phase' and 'All Players play to Each Trick in Phase One'.
+    A card not among the hand's known cards may be one of its hidden cards, if
+    the hand has enough of them and the card is known to be nowhere else.
     """
-    stock = state.stock
-    if len(stock) < 2:
+    p = action.player
+    hand = state.hands[p]
+    cards = action.cards
+    if len(cards) == 1 and cards[0] in hand:
+        return None
+    need = Counter(cards)
+    have = Counter(hand)
+    elsewhere: list[Card] = []
+    from_hidden = 0
+    for card, times in need.items():
+        short = times - have[card]
+        if short > 0:
+            from_hidden += short
+            if short > state.unseen[card]:
+                elsewhere.append(card)
+    name = state.names[p]
+    if elsewhere:
+        where = cards_text(elsewhere)
+        if not state.hidden[p]:
+            return Violation(
+                "play.held", f"{name} does not hold {where} (holds {holding(state, p)})"
+            )
         return Violation(
-            "phase1.dare.stock",
-            f"A dare needs two or more cards in the stock; it holds {len(stock)}"
-            + (" (the trump indicator, which is never played)" if stock else ""),
+            "play.held",
+            f"{name} does not hold {where}: it is known to be elsewhere "
+            f"(holds {holding(state, p)})",
         )
-    if action.cards and (len(action.cards) != 1 or action.cards[0] != stock[-1]):
+    if from_hidden > state.hidden[p]:
+        missing = [c for c, times in need.items() if times > have[c]]
         return Violation(
-            "phase1.dare.card",
-            f"The stock's top card is {card_text(stock[-1])}, not {cards_text(action.cards)}",
+            "play.held", f"{name} does not hold {cards_text(missing)} (holds {holding(state, p)})"
         )
     return None
 
 
-def draw_card(state: State, player: int) -> None:
-    """Draw the stock's top card; the last card is the trump indicator, kept face down."""
+def take_from_hand(state: State, player: int, cards: Iterable[Card]) -> None:
+    """Remove played cards from a hand: known ones first, else a hidden card turns out to be it."""
+    hand = state.hands[player]
+    for card in cards:
+        if card in hand:
+            hand.remove(card)
+        else:
+            state.hidden[player] -= 1
+            state.unseen[card] -= 1
+
+
+def may_hold(state: State, player: int, match: Callable[[Card], bool]) -> bool | None:
+    """Whether ``player`` holds a card that ``match`` accepts: True, False, or None (unknown)."""
+    if any(match(c) for c in state.hands[player]):
+        return True
+    if state.hidden[player] and any(state.unseen[c] and match(c) for c in range(52)):
+        return None
+    return False
+
+
+def dare_floor(state: State) -> int:
+    """Fewest cards the stock must hold for a dare: its last card may be the trump card."""
+    return 1 if state.options.trump_card == "set_aside" else 2
+
+
+def can_dare(state: State) -> bool:
+    """Whether the stock may be dared now (a dare is the same act in both kinds of phase one)."""
+    return state.options.dare and len(state.stock) >= dare_floor(state)
+
+
+def dare_problem(state: State, action: Action) -> Violation | None:
+    """A dare turns the stock's top card, never a trump card lying under the stock.
+
+    pagat.com, 'Play in the first phase' and 'All Players play to Each Trick in
+    Phase One'; the Goat treatise, II.E.1 (the tap: the whole stock may be dared).
+    """
+    stock = state.stock
+    floor = dare_floor(state)
+    if len(stock) < floor:
+        return Violation(
+            "phase1.dare.stock",
+            f"A dare needs {'a card' if floor == 1 else 'two or more cards'} in the stock; it "
+            f"holds {len(stock)}"
+            + (" (the trump card, which is never dared)" if stock and floor == 2 else ""),
+        )
+    top = stock[-1]
+    if top == UNKNOWN:
+        if len(action.cards) != 1:
+            return Violation(
+                "record.dare",
+                "The stock's top card is unknown, so the dare must name the card turned",
+                invalid=True,
+            )
+        if not state.may_be_unseen(action.cards[0]):
+            return Violation(
+                "phase1.dare.card",
+                f"The stock's top card cannot be {card_text(action.cards[0])}: "
+                "that card is known to be elsewhere",
+            )
+        return None
+    if action.cards and (len(action.cards) != 1 or action.cards[0] != top):
+        return Violation(
+            "phase1.dare.card",
+            f"The stock's top card is {card_text(top)}, not {cards_text(action.cards)}",
+        )
+    return None
+
+
+def turn_dare(state: State, action: Action) -> Card:
+    """Take the dared card off the stock; an unknown top is the card the action names."""
     card = state.stock.pop()
-    if state.stock:
-        state.hands[player].append(card)
+    if card == UNKNOWN:
+        card = action.cards[0]
+        state.unseen[card] -= 1
+    if not state.stock:
+        state.stock_done = True
+    return card
+
+
+def draw_card(state: State, player: int) -> None:
+    """Draw the stock's top card.
+
+    Its last card is the trump card under 'stock_last' (kept face down by its
+    drawer) and under 'turned_up' (face up, into the hand: its drawer leads
+    phase two).
+    """
+    card = state.stock.pop()
+    if not state.stock:
+        state.stock_done = True
+        kind = state.options.trump_card
+        if kind == "stock_last":
+            state.indicator = card
+            state.indicator_holder = player
+            state.indicator_down = True
+            return
+        if kind == "turned_up":
+            state.indicator_holder = player
+    if card == UNKNOWN:
+        state.hidden[player] += 1
     else:
-        state.indicator = card
-        state.indicator_holder = player
-        state.indicator_down = True
+        state.hands[player].append(card)
+
+
+def draw_up(state: State, player: int) -> None:
+    """Draw back to a full hand while the stock lasts."""
+    size = state.options.hand_size
+    hand = state.hands[player]
+    hidden = state.hidden
+    while state.stock and len(hand) + hidden[player] < size:
+        draw_card(state, player)
 
 
 def one_card(state: State, action: Action, what: str) -> Violation | None:

@@ -5,6 +5,10 @@ dealt out, a Koira tie shared out, the low cards).  The engine cannot know the
 shuffle, so the record says who got what; the engine checks that the shuffler
 may shuffle, that exactly the right cards are dealt, to exactly the right
 players, in shares the rule allows.
+
+With hidden cards in the hands, a low-card deal may name low cards nobody had
+seen, as long as the hands together hold that many hidden cards; whether every
+low card was dealt is then a check that cannot be made.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections import Counter
 from adjudicator.actions import Action
 from adjudicator.cards import Card, cards_text
 from adjudicator.engine import intermission
+from adjudicator.engine.narration import say
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 
@@ -43,6 +48,11 @@ def _received(action: Action) -> dict[int, list[Card]]:
     return got
 
 
+def one_at_a_time(count: int, receivers: int) -> tuple[int, ...]:
+    """How many cards each of ``receivers`` gets when ``count`` are dealt round in order."""
+    return intermission.one_at_a_time(count, receivers)
+
+
 def check(state: State, action: Action) -> Violation | None:
     """Why this deal is not the one the rules allow, or None."""
     due = state.deal
@@ -67,9 +77,15 @@ def check(state: State, action: Action) -> Violation | None:
         )
     dealt = Counter(c for cards in got.values() for c in cards)
     wanted = Counter(due.cards)
-    if dealt != wanted:
-        missing = sorted((wanted - dealt).elements())
-        extra = sorted((dealt - wanted).elements())
+    missing = sorted((wanted - dealt).elements())
+    surplus = dealt - wanted
+    extra: list[Card] = []
+    for card, times in sorted(surplus.items()):
+        if not (intermission.is_low(state, card) and times <= state.unseen[card]):
+            extra += [card] * times
+    if not extra and surplus.total() > due.hidden:
+        extra = sorted(surplus.elements())
+    if missing or extra:
         parts = []
         if missing:
             parts.append(f"{cards_text(missing)} not dealt")
@@ -77,18 +93,23 @@ def check(state: State, action: Action) -> Violation | None:
             parts.append(f"{cards_text(extra)} not among them")
         return Violation(
             "deal.cards",
-            f"The cards to deal ({due.what}) are {cards_text(due.cards)}: " + "; ".join(parts),
+            f"The cards to deal ({due.what}) are {cards_text(due.cards)}"
+            + (f" and up to {due.hidden} unseen low cards" if due.hidden else "")
+            + ": "
+            + "; ".join(parts),
         )
     sizes = tuple(len(got.get(p, ())) for p in due.receivers)
 
     def counts(numbers: tuple[int, ...]) -> str:
         return ", ".join(f"{names[p]} {k}" for p, k in zip(due.receivers, numbers, strict=True))
 
-    if due.shares is not None:
-        if sizes != due.shares:
+    total = sum(sizes)
+    if due.ordered:
+        shares = one_at_a_time(total, len(due.receivers))
+        if sizes != shares:
             return Violation(
                 "deal.shares",
-                f"Dealt one at a time in turn, {due.what} give {counts(due.shares)}; "
+                f"Dealt one at a time in turn, {due.what} give {counts(shares)}; "
                 f"the record gives {counts(sizes)}",
             )
     elif max(sizes) - min(sizes) > 1:
@@ -96,6 +117,13 @@ def check(state: State, action: Action) -> Violation | None:
             "deal.shares",
             f"The cards to deal ({due.what}) are shared as evenly as possible; "
             f"the record gives {counts(sizes)}",
+        )
+    if due.hidden and total - len(due.cards) < due.hidden:
+        return Violation(
+            "deal.cards",
+            f"Whether every low card was dealt is unknown: hidden cards in the hands may be low "
+            f"cards too ({due.hidden} could be)",
+            undetermined=True,
         )
     return None
 
@@ -116,7 +144,7 @@ def candidates(state: State) -> list[Action]:
     plain = canonical(due)
     backwards = canonical(
         DealDue(
-            due.kind, tuple(reversed(due.cards)), due.receivers, due.shares, due.shufflers, False
+            due.kind, tuple(reversed(due.cards)), due.receivers, due.ordered, due.shufflers, False
         )
     )
     out = []
@@ -127,6 +155,28 @@ def candidates(state: State) -> list[Action]:
     return out
 
 
+def _give_up_low(state: State, due: DealDue, dealt: list[Card]) -> None:
+    """Every hand gives up its low cards; unseen ones named by the deal came from hidden cards."""
+    for hand in state.hands:
+        hand[:] = [c for c in hand if not intermission.is_low(state, c)]
+    unseen = Counter(dealt) - Counter(due.cards)
+    if not unseen:
+        return
+    holders = [p for p in range(state.n) if state.hidden[p]]
+    for card, times in unseen.items():
+        state.unseen[card] -= times
+    if len(holders) == 1:
+        state.hidden[holders[0]] -= sum(unseen.values())
+        return
+    # Several hands held hidden cards: which gave up the unseen low cards is unknown.
+    for _ in range(sum(unseen.values())):
+        for p in holders:
+            if state.hidden[p]:
+                state.hidden[p] -= 1
+                break
+    state.stop("which hands gave up the unseen low cards is unknown, so their sizes are too")
+
+
 def apply(state: State, action: Action) -> None:
     """Hand the cards out as recorded, then let play go on."""
     due = state.deal
@@ -134,10 +184,11 @@ def apply(state: State, action: Action) -> None:
     state.deal = None
     got = _received(action)
     if due.kind == "low_cards":
-        for hand in state.hands:
-            hand[:] = [c for c in hand if not intermission.is_low(state, c)]
+        _give_up_low(state, due, [c for cards in got.values() for c in cards])
     for player, cards in got.items():
         (state.piles if due.to_piles else state.hands)[player].extend(cards)
+    if state.stopped is not None:
+        return
     if due.kind == "low_cards":
         intermission.begin_phase_two(state)
     elif due.kind == "trick_out":
@@ -147,6 +198,7 @@ def apply(state: State, action: Action) -> None:
 
         state.trick.clear()
         state.sluffs.clear()
+        say(state, f"{state.names[due.leader]} leads again")
         phase_one_all.begin_trick(state, due.leader)
 
 

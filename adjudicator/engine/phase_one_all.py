@@ -1,20 +1,21 @@
 """Phase one where every player plays to every trick.
 
-000 'All Players play to Each Trick in Phase One' (Helmfrid), its 'Variants:
-trick play and sluffing' and 'Variants: end of phase one'; 000 'Mattis',
-'Atlanta Variation' and 'Koira'; 002 'All-player tricks'.
+pagat.com, 'All Players play to Each Trick in Phase One' (Helmfrid), its
+'Variants: trick play and sluffing' and 'Variants: end of phase one';
+pagat.com, 'Mattis', 'Atlanta Variation' and 'Koira'; Wikipedia, 'All-player
+tricks'; the Goat treatise, II (rounds, the Important Restriction, sluffing
+with its two restrictions, wars).
 
 A trick is played in rounds: the first round is every player clockwise from
 the leader; a tie for the head of the trick starts a new round of just the
-tied players, in their order, until one player heads it alone.  Every play
-and sluff is followed at once by drawing back to a full hand; the stock's last
-card is the trump indicator, kept face down by its drawer.  The winner takes
-the trick (with any sluffs) and leads the next one.
+tied players, in their order, until one player heads it alone (a war).  Every
+play and sluff is followed at once by drawing back to a full hand.  The winner
+takes the trick (with any sluffs) and leads the next one.
 
 When sluffing is allowed after the trick is decided, the trick stays on the
-table until its winner leads again (or, with unlimited sluffing, takes it with
-the act ``take``).  If no new trick would begin (phase one is over), the
-winner takes the trick at once and nobody sluffs to it any more.
+table until the next act that is not a sluff (the winner's lead, or whatever
+comes once phase one is over), or, with unlimited sluffing, until the winner
+takes it with the act ``take``.
 """
 
 from __future__ import annotations
@@ -23,18 +24,40 @@ from collections import Counter
 from itertools import combinations
 
 from adjudicator.actions import Action
-from adjudicator.cards import Card, card_text, cards_text, rank, suit
+from adjudicator.cards import Card, card_text, cards_text, suit
 from adjudicator.engine import intermission
-from adjudicator.engine.common import dare_problem, draw_card, held
+from adjudicator.engine.common import (
+    can_dare,
+    dare_problem,
+    draw_up,
+    held,
+    may_hold,
+    take_from_hand,
+    turn_dare,
+)
+from adjudicator.engine.narration import say
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 
-RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
+PLURALS = {"ace": "aces", "jack": "jacks", "queen": "queens", "king": "kings", "6": "sixes"}
 
 
 def rank_word(r: int) -> str:
     """``7`` or ``queen``: a rank as said at the table."""
     return RANK_WORDS.get(r, str(r))
+
+
+def ranks_word(r: int) -> str:
+    """``7s`` or ``queens``."""
+    word = rank_word(r)
+    return PLURALS.get(word, word + "s")
+
+
+def names_list(state: State, players: list[int]) -> str:
+    """``Anna``, ``Anna and Bo``, ``Anna, Bo and Cai``."""
+    names = [state.names[p] for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # --- the course of a trick ------------------------------------------------------
@@ -48,15 +71,18 @@ def begin_trick(state: State, leader: int) -> None:
     state.decided = None
     state.replay = False
     state.tied = []
-    state.head_rank = 0
+    state.head_ranks = frozenset()
     state.sluffed = [False] * n
     state.own_rank = [None] * n
-    if not _trick_begins(state, leader):
+    state.risky = []
+    reason = _no_trick(state, leader)
+    if reason is not None:
+        say(state, f"phase one ends: {reason}")
         intermission.end_phase_one(state)
         return
     seats = [(leader + i) % n for i in range(n)]
     if state.options.phase_one_end == "skip_empty":
-        seats = [s for s in seats if state.hands[s]]
+        seats = [s for s in seats if state.holds(s)] or seats
         leader = seats[0]
     state.leader = leader
     state.round = seats
@@ -65,28 +91,38 @@ def begin_trick(state: State, leader: int) -> None:
     _advance(state)
 
 
-def _trick_begins(state: State, leader: int) -> bool:
-    """Whether a new trick begins, or phase one ends here (000 'Variants: end of phase one')."""
+def _no_trick(state: State, leader: int) -> str | None:
+    """Why no new trick begins (pagat.com, 'Variants: end of phase one'), or None."""
     end = state.options.phase_one_end
-    hands = state.hands
     if end == "skip_empty":
-        return bool(state.stock) or any(hands)
+        if state.stock or any(state.holds(p) for p in range(state.n)):
+            return None
+        return "every card has been played"
     if not state.stock:
         if end == "talon_empty":
-            return False
-        if end == "two_cards" and any(len(hand) < 2 for hand in hands):
-            return False
-    return bool(hands[leader]) or len(state.stock) >= 2
+            return "the stock is used up"
+        if end == "two_cards":
+            short = [p for p in range(state.n) if state.count(p) < 2]
+            if short:
+                return f"{names_list(state, short)} cannot begin a trick with two cards"
+        if end == "all_hold":
+            empty = [p for p in range(state.n) if not state.holds(p)]
+            if empty:
+                return f"{names_list(state, empty)} has no card for the next round"
+    if state.holds(leader) or can_dare(state):
+        return None
+    return f"{state.names[leader]} has no card to lead"
 
 
 def _advance(state: State) -> None:
     """The next player due to play in this round; decide the round when all have played."""
     while state.round_at < len(state.round):
         player = state.round[state.round_at]
-        if state.hands[player] or len(state.stock) >= 2:
+        if state.holds(player) or can_dare(state):
             state.turn = player
             return
         if state.options.phase_one_end != "skip_empty":
+            say(state, f"phase one ends: {state.names[player]} has no card to play")
             intermission.end_phase_one(state)  # 'due to play but has no card'
             return
         if state.replay:
@@ -96,32 +132,37 @@ def _advance(state: State) -> None:
     _decide(state)
 
 
-def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[int, list[int]]:
-    """The rank heading a round and the players who played it."""
+def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozenset[int]]:
+    """The players heading a round and the ranks that head it."""
     counts = Counter(r for _, r in plays)
-    top = max(counts)
-    if tie_rule == "tied_beat_unique":
+    if tie_rule != "highest":
         tied = [r for r, times in counts.items() if times >= 2]
         if tied:
-            top = max(tied)
-    return top, [p for p, r in plays if r == top]
+            ranks = frozenset(tied) if tie_rule == "all_tied" else frozenset((max(tied),))
+            return [p for p, r in plays if r in ranks], ranks
+    top = max(counts)
+    return [p for p, r in plays if r == top], frozenset((top,))
 
 
 def _decide(state: State) -> None:
     """Everybody in the round has played: a winner, or the tied players play again."""
-    top, heads = head(state.round_plays, state.options.tie_rule)
-    state.head_rank = top
+    heads, ranks = head(state.round_plays, state.options.tie_rule)
+    state.head_ranks = ranks
     if len(heads) == 1:
         _settle(state, heads[0])
-    elif state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads):
+        return
+    words = " and ".join(ranks_word(r) for r in sorted(ranks, reverse=True))
+    if state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads):
+        say(state, f"{names_list(state, heads)} tie with {words} and take them back")
         _share_ascending(state, heads)
-    else:
-        state.replay = True
-        state.tied = heads
-        state.round = heads
-        state.round_at = 0
-        state.round_plays = []
-        _advance(state)
+        return
+    say(state, f"{names_list(state, heads)} tie with {words} and play again")
+    state.replay = True
+    state.tied = heads
+    state.round = heads
+    state.round_at = 0
+    state.round_plays = []
+    _advance(state)
 
 
 def _others_on_table(state: State, heads: list[int]) -> bool:
@@ -137,47 +178,70 @@ def _others_on_table(state: State, heads: list[int]) -> bool:
 
 
 def _settle(state: State, winner: int) -> None:
-    """The trick is decided: take it now, or leave it open for sluffs."""
+    """The trick is decided: taken now, or left open for sluffs until the next act."""
     state.last_winner = winner
     state.replay = False
     state.tied = []
     state.turn = winner
-    sluffing = state.options.sluffing
-    if sluffing == "none":
-        _take(state, winner)
-        begin_trick(state, winner)
-        return
     state.decided = winner
-    if sluffing != "unlimited":
-        _close_if_last(state)
+    say(state, f"{state.names[winner]} wins the trick")
+    if state.options.sluffing == "none":
+        close(state)
 
 
-def _close_if_last(state: State) -> None:
-    """If the winner cannot lead again (phase one ends, or they hold no card), the trick is
-    taken now: the window for sluffs closes with the winner's next lead."""
+def close(state: State, announce: bool = True) -> None:
+    """The decided trick goes to its winner, who leads the next (or phase one ends)."""
     winner = state.decided
-    if winner is None:
-        return
-    can_lead = bool(state.hands[winner]) or len(state.stock) >= 2
-    if not can_lead or not _trick_begins(state, winner):
-        _take(state, winner)
-        begin_trick(state, winner)
+    assert winner is not None
+    _take(state, winner, announce)
+    begin_trick(state, winner)
 
 
-def _take(state: State, winner: int) -> None:
+def must_close_first(state: State, action: Action) -> bool:
+    """Whether ``action`` closes the decided trick's sluffing window before it is judged.
+
+    With a sluffing window ('once', 'own_rank', 'atlanta') every act that is not
+    a sluff closes it; 'unlimited' closes only with the winner's ``take``.
+    """
+    return (
+        state.decided is not None
+        and action.act != "sluff"
+        and state.options.sluffing not in ("none", "unlimited")
+    )
+
+
+def closing_moves_on(state: State) -> bool:
+    """Whether closing the decided trick does more than let its winner lead the next one."""
+    winner = state.decided
+    assert winner is not None
+    if not (state.holds(winner) or can_dare(state)):
+        return True
+    if state.options.phase_one_end == "skip_empty":
+        return False
+    return _no_trick(state, winner) is not None
+
+
+def _take(state: State, winner: int, announce: bool = True) -> None:
     """The winner takes every card played or sluffed to the trick."""
     pile = state.piles[winner]
+    count = 0
     for _, cards in state.trick:
         pile.extend(cards)
+        count += len(cards)
     for _, cards in state.sluffs:
         pile.extend(cards)
+        count += len(cards)
     state.trick.clear()
     state.sluffs.clear()
     state.decided = None
+    state.taken_risky = state.risky
+    state.risky = []
+    if announce:
+        say(state, f"{state.names[winner]} takes the trick ({count} cards)")
 
 
 def _share_ascending(state: State, heads: list[int]) -> None:
-    """000 'Koira', variants: tied cards back to hand, the rest dealt lowest first.
+    """pagat.com, 'Koira', variants: tied cards back to hand, the rest dealt lowest first.
 
     The deal starts with the last tied player and goes counter-clockwise among
     the tied players, into their piles; the same leader leads again.
@@ -195,22 +259,32 @@ def _share_ascending(state: State, heads: list[int]) -> None:
         rest.extend(cards)
     last = heads[-1]
     order = sorted(heads, key=lambda p: (last - p) % n)
-    for i, card in enumerate(sorted(rest, key=lambda c: (rank(c), suit(c)))):
-        state.piles[order[i % len(order)]].append(card)
+    rank1 = state.rank1
+    got: dict[int, list[Card]] = {p: [] for p in order}
+    for i, card in enumerate(sorted(rest, key=lambda c: (rank1[c], suit(c)))):
+        got[order[i % len(order)]].append(card)
+    for player, cards in got.items():
+        state.piles[player].extend(cards)
+    say(
+        state,
+        "the rest is dealt lowest first: "
+        + ", ".join(f"{state.names[p]} {cards_text(c)}" for p, c in got.items() if c),
+    )
     state.trick.clear()
     state.sluffs.clear()
     begin_trick(state, state.leader)
 
 
 def _tie_out(state: State) -> None:
-    """000 'Koira': a tied player has no card to play again, so the trick is shared out."""
+    """pagat.com, 'Koira': a tied player has no card to play again, so the trick is shared out."""
     cards = [c for _, played in state.trick for c in played]
     cards += [c for _, sluffed in state.sluffs for c in sluffed]
+    say(state, "a tied player has no card to play again: the trick is shuffled and shared out")
     state.deal = DealDue(
         kind="tie_out",
         cards=tuple(sorted(cards)),
         receivers=tuple(state.tied),
-        shares=None,
+        ordered=False,
         shufflers=frozenset(range(state.n)),
         to_piles=True,
         leader=state.leader,
@@ -219,33 +293,62 @@ def _tie_out(state: State) -> None:
     state.turn = None
 
 
-def draw_up(state: State, player: int) -> None:
-    """Draw back to a full hand; the stock's last card is the indicator, kept apart."""
-    hand = state.hands[player]
-    size = state.options.hand_size
-    while len(hand) < size and state.stock:
-        draw_card(state, player)
-
-
 # --- what may be done ---------------------------------------------------------------
 
 
-def must_tie(state: State, player: int) -> int | None:
-    """The rank ``player`` must play under compulsory ties, or None (000 'Variants')."""
+def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
+    """The ranks ``player`` would have to play to make a tie, highest first, each with
+    whether the hand holds it (True, False, or None when only a hidden card could say).
+
+    pagat.com, 'Variants: trick play and sluffing' (compulsory ties); the Goat
+    treatise, II.E.2 (the Important Restriction).  Empty when no tie is compulsory.
+    """
     options = state.options
     if not options.compulsory_ties or not state.round_plays or state.decided is not None:
-        return None
-    mine = {rank(c) for c in state.hands[player]}
+        return []
     played = Counter(r for _, r in state.round_plays)
     if options.tie_rule == "highest":
-        top = max(played)
-        return top if top in mine else None
-    # Only a tie standing on a *higher* rank frees the player: joining the heading tie
-    # is compulsory too, as joining the highest rank is under 'highest'.
-    tied = [r for r, times in played.items() if times >= 2]
-    floor = max(tied) if tied else 0
-    makeable = [r for r in played if r >= floor and r in mine]
-    return max(makeable) if makeable else None
+        makeable = [max(played)]
+    elif options.tie_rule == "tied_beat_unique":
+        # Only a tie standing on a *higher* rank frees the player: joining the heading tie
+        # is compulsory too, as joining the highest rank is under 'highest'.
+        tied = [r for r, times in played.items() if times >= 2]
+        floor = max(tied) if tied else 0
+        makeable = sorted((r for r in played if r >= floor), reverse=True)
+    else:
+        makeable = sorted(played, reverse=True)
+    rank1 = state.rank1
+    out = []
+    for r in makeable:
+        status = may_hold(state, player, lambda c, r=r: rank1[c] == r)
+        if status is not False:
+            out.append((r, status))
+    return out
+
+
+def _tie_problem(
+    state: State, player: int, played: int | None, cards: tuple[Card, ...] = ()
+) -> Violation | None:
+    """A compulsory tie broken by playing rank ``played`` (None: a dare), or None."""
+    ranks = tie_ranks(state, player)
+    name = state.names[player]
+    for r, status in ranks:
+        if r == played:
+            return None
+        if status is None:
+            return Violation(
+                "phase1.tie.compulsory",
+                f"Whether {name} holds a {rank_word(r)}, which would have to be played to make "
+                "a tie, is unknown",
+                undetermined=True,
+            )
+        how = "not dare" if played is None else f"not {cards_text(cards)}"
+        return Violation(
+            "phase1.tie.compulsory",
+            f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), "
+            f"{how}",
+        )
+    return None
 
 
 def whose_turn(state: State) -> str:
@@ -280,12 +383,15 @@ def candidates(state: State) -> list[Action]:
     player = state.turn
     if player is not None:
         by_rank: dict[int, list[Card]] = {}
-        for card in sorted(set(state.hands[player])):
-            by_rank.setdefault(rank(card), []).append(card)
+        for card in sorted(state.hands[player]):
+            by_rank.setdefault(state.rank1[card], []).append(card)
         most = state.options.hand_size if state.options.multi_card_plays else 1
         for cards in by_rank.values():
             for size in range(1, min(most, len(cards)) + 1):
-                out.extend(Action(player, "play", combo) for combo in combinations(cards, size))
+                out.extend(
+                    Action(player, "play", combo)
+                    for combo in sorted(set(combinations(cards, size)))
+                )
         out += [Action(player, "dare"), Action(player, "pick"), Action(player, "take")]
     if state.options.sluffing != "none" and state.trick:
         out += _sluff_candidates(state)
@@ -320,17 +426,8 @@ def check(state: State, action: Action) -> Violation | None:
             "phase1.take.due",
             f"{names[p]} won the trick and must take it (act 'take') before leading again",
         )
-    must = must_tie(state, p)
     if act == "dare":
-        bad = dare_problem(state, action)
-        if bad is not None:
-            return bad
-        if must is not None:
-            return Violation(
-                "phase1.tie.compulsory",
-                f"{names[p]} holds a {rank_word(must)} and must play it to make a tie, not dare",
-            )
-        return None
+        return dare_problem(state, action) or _tie_problem(state, p, None)
     if act != "play":
         return None
     cards = action.cards
@@ -342,7 +439,8 @@ def check(state: State, action: Action) -> Violation | None:
             f"A play in phase one is {allowed}; {names[p]} named "
             + (f"{len(cards)} ({cards_text(cards)})" if cards else "none"),
         )
-    if len({rank(c) for c in cards}) > 1:
+    rank1 = state.rank1
+    if len({rank1[c] for c in cards}) > 1:
         return Violation(
             "phase1.play.rank",
             f"The cards of one play must be of one rank: {cards_text(cards)} are not",
@@ -350,28 +448,23 @@ def check(state: State, action: Action) -> Violation | None:
     bad = held(state, action)
     if bad is not None:
         return bad
-    if len(set(cards)) != len(cards):
+    if len(set(cards)) != len(cards) and state.options.decks == 1:
         return Violation("play.count", f"{names[p]} names the same card twice")
-    if must is not None and rank(cards[0]) != must:
-        return Violation(
-            "phase1.tie.compulsory",
-            f"{names[p]} holds a {rank_word(must)} and must play it to make a tie "
-            f"(compulsory ties), not {cards_text(cards)}",
-        )
-    return None
+    return _tie_problem(state, p, rank1[cards[0]], cards)
 
 
 def heading_plays(state: State) -> set[int]:
     """Indices in ``trick`` of the plays heading it now.
 
-    In a round under way (or just decided), its plays of the heading rank; at
+    In a round under way (or just decided), its plays of the heading ranks; at
     the start of a tie's replay, the tied plays (each tied player's latest).
     """
     trick = state.trick
     plays = state.round_plays
     if plays:
         first = len(trick) - len(plays)
-        return {first + i for i, (_, r) in enumerate(plays) if r == state.head_rank}
+        ranks = state.head_ranks
+        return {first + i for i, (_, r) in enumerate(plays) if r in ranks}
     latest: dict[int, int] = {}
     for i, (player, _) in enumerate(trick):
         if player in state.tied:
@@ -380,13 +473,29 @@ def heading_plays(state: State) -> set[int]:
 
 
 def losing_ranks(state: State) -> set[int]:
-    """Ranks of cards played to the trick and losing it (000 'Atlanta Variation').
+    """Ranks of cards played to the trick and losing it (pagat.com, 'Atlanta Variation').
 
     Judged card by card: a 9 that lost in the first round is a losing card even
     if another 9 heads the tie's replay, so nines may be sluffed.
     """
     heading = heading_plays(state)
-    return {rank(cards[0]) for i, (_, cards) in enumerate(state.trick) if i not in heading}
+    rank1 = state.rank1
+    return {rank1[cards[0]] for i, (_, cards) in enumerate(state.trick) if i not in heading}
+
+
+def could_win(state: State, player: int) -> bool:
+    """Whether ``player`` might still win the trick on the table (the Goat treatise, II.E.3,
+    sluffing restriction #2: 'until it is determined that you won't be getting it')."""
+    if state.decided is not None:
+        return player == state.decided
+    if player in state.round[state.round_at :]:
+        return True
+    mine = [r for p, r in state.round_plays if p == player]
+    if not mine:
+        return False
+    if state.options.tie_rule == "highest":
+        return mine[-1] >= max(r for _, r in state.round_plays)
+    return True  # a later play of the same rank could still make it head the trick
 
 
 def _check_sluff(state: State, action: Action) -> Violation | None:
@@ -398,10 +507,11 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
     bad = held(state, action)
     if bad is not None:
         return bad
-    if len(set(action.cards)) != len(action.cards):
+    if len(set(action.cards)) != len(action.cards) and state.options.decks == 1:
         return Violation("play.count", f"{names[p]} names the same card twice")
     if not state.trick:
         return Violation("phase1.sluff.window", "There is no trick on the table to sluff to")
+    rank1 = state.rank1
     played = any(player == p for player, _ in state.trick)
     if mode == "once":
         if state.decided is None:
@@ -409,12 +519,12 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
                 "phase1.sluff.window",
                 "Sluffing comes once the trick is decided, not while it is being played",
             )
-        allowed = {rank(c) for _, cards in state.trick for c in cards}
-        allowed |= {rank(c) for _, cards in state.sluffs for c in cards}
+        allowed = {rank1[c] for _, cards in state.trick for c in cards}
+        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
         what = "ranks already in the trick"
     elif mode == "unlimited":
-        allowed = {rank(c) for _, cards in state.trick for c in cards}
-        allowed |= {rank(c) for _, cards in state.sluffs for c in cards}
+        allowed = {rank1[c] for _, cards in state.trick for c in cards}
+        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
         what = "ranks already in the trick"
     elif mode == "own_rank":
         own = state.own_rank[p]
@@ -435,13 +545,24 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
         what = "ranks already played and not heading the trick"
     if mode in ("once", "atlanta") and state.sluffed[p]:
         return Violation("phase1.sluff.once", f"{names[p]} has already sluffed to this trick")
-    wrong = [c for c in action.cards if rank(c) not in allowed]
+    wrong = [c for c in action.cards if rank1[c] not in allowed]
     if wrong:
         shown = " ".join(rank_word(r) for r in sorted(allowed)) or "none"
         return Violation(
             "phase1.sluff.rank",
             f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})",
         )
+    if state.options.sluff_top_first and state.decided is None and state.round_plays:
+        due = p in state.round[state.round_at :]
+        top = max(r for _, r in state.round_plays)
+        matching = [c for c in action.cards if rank1[c] == top]
+        if due and matching:
+            return Violation(
+                "phase1.sluff.top",
+                f"{names[p]} has not played to this round yet, so may not sluff "
+                f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
+                "must be the play",
+            )
     return None
 
 
@@ -453,38 +574,29 @@ def apply(state: State, action: Action) -> None:
     act = action.act
     p = action.player
     if act == "sluff":
-        hand = state.hands[p]
-        for card in action.cards:
-            hand.remove(card)
+        if state.options.sluff_final and could_win(state, p):
+            state.risky.append((state.steps, p, action.cards))
+        take_from_hand(state, p, action.cards)
         state.sluffs.append((p, tuple(action.cards)))
         state.sluffed[p] = True
         draw_up(state, p)
-        if state.decided is not None:
-            if state.options.sluffing != "unlimited":
-                _close_if_last(state)
-        elif state.turn == p and not state.hands[p] and len(state.stock) < 2:
+        if state.decided is None and state.turn == p and not state.holds(p) and not can_dare(state):
             _advance(state)  # the player due sluffed their last card: skipped, or the end
         return
     if act == "take":
-        _take(state, p)
-        begin_trick(state, p)
+        close(state, announce=False)
         return
-    if state.decided is not None:  # the winner leads again: the trick is taken first
-        _take(state, p)
-        begin_trick(state, p)
     if act == "dare":
-        cards: tuple[Card, ...] = (state.stock.pop(),)
+        cards: tuple[Card, ...] = (turn_dare(state, action),)
     else:
         cards = tuple(action.cards)
-        hand = state.hands[p]
-        for card in cards:
-            hand.remove(card)
+        take_from_hand(state, p, cards)
         draw_up(state, p)
     state.trick.append((p, cards))
-    played_rank = rank(cards[0])
+    played_rank = state.rank1[cards[0]]
     state.round_plays.append((p, played_rank))
     state.own_rank[p] = played_rank
-    state.head_rank = head(state.round_plays, state.options.tie_rule)[0]
+    state.head_ranks = head(state.round_plays, state.options.tie_rule)[1]
     state.round_at += 1
     _advance(state)
 
@@ -499,8 +611,9 @@ def narrate(state: State, action: Action) -> str:
         count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
         return f"{name} takes the trick ({count} cards)"
     if act == "dare":
-        shown = f" and turns {card_text(state.stock[-1])}" if state.stock else ""
-        what = f"{name} dares{shown}"
+        top = state.stock[-1] if state.stock else None
+        shown = action.cards[0] if action.cards else top
+        what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
     else:
         what = f"{name} plays {cards_text(action.cards)}"
     if not state.trick or state.decided is not None:

@@ -1,92 +1,345 @@
-"""Phase one with two-card tricks: the basic game (000 'Play in the first phase').
+"""Phase one with two-card tricks (pagat.com, 'Play in the first phase').
 
-The leader plays against their left neighbour; higher rank wins and the winner
-leads the next trick against their own left neighbour; equal ranks bounce and
-the same pair plays again.  After a play from hand the player draws; the
-stock's last card is the trump indicator, kept face down by its drawer.
+The leader plays against the second player (their left neighbour, or under
+'skip_empty' the next player holding cards).  How the trick is won is
+``pair_winner``: by rank, equal ranks bouncing (the basic game, Myllymatti), or
+by suit, the second card winning only as a higher card of the suit led or a
+trump on a non-trump (Mas, Melniki).  ``pair_reply`` says whether the second
+player may instead pick the led card up (Mas, Melniki).  After a play from
+hand the player draws back to a full hand while the stock lasts.
 """
 
 from __future__ import annotations
 
 from adjudicator.actions import Action
-from adjudicator.cards import card_text, rank
+from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, cards_text, rank, suit, suit_name
 from adjudicator.engine import intermission
-from adjudicator.engine.common import dare_problem, draw_card, held, one_card, unique_plays
+from adjudicator.engine.common import (
+    can_dare,
+    card_list,
+    dare_problem,
+    draw_up,
+    held,
+    may_hold,
+    one_card,
+    take_from_hand,
+    turn_dare,
+    unique_plays,
+)
+from adjudicator.engine.narration import say
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
+
+# --- the course of a trick ------------------------------------------------------
+
+
+def begin_trick(state: State, leader: int) -> None:
+    """``leader`` leads a new trick, unless phase one ends first."""
+    state.trick.clear()
+    end = state.options.phase_one_end
+    if end == "talon_empty" and state.stock_done:
+        say(state, "the stock is used up and the trick is over: phase one ends")
+        intermission.end_phase_one(state)
+        return
+    if end == "skip_empty":
+        if not state.holds(leader) and not can_dare(state):
+            leader = state.next_with_cards(leader)
+        second = state.next_with_cards(leader)
+        if second == leader or not (state.holds(leader) or can_dare(state)):
+            say(state, "fewer than two players hold cards: phase one ends")
+            intermission.end_phase_one(state)
+            return
+    else:
+        second = state.left_of(leader)
+    state.leader = leader
+    state.second = second
+    state.turn = leader
+    _due(state)
+
+
+def _due(state: State) -> None:
+    """Phase one ends when the player due to play has no card and cannot dare."""
+    player = state.turn
+    assert player is not None
+    if state.holds(player) or can_dare(state):
+        return
+    name = state.names[player]
+    if state.options.phase_one_end == "skip_empty" and state.trick:
+        say(state, f"{name} has no card to resolve the bounce: phase one ends")
+    else:
+        role = "lead" if player == state.leader and len(state.trick) % 2 == 0 else "play"
+        say(state, f"phase one ends: {name} has no card to {role}")
+    intermission.end_phase_one(state)
+
+
+def beats(state: State, card: Card, led: Card) -> bool:
+    """Under ``pair_winner: suit``: a higher card of the suit led, or a trump on a non-trump."""
+    if card // 13 == led // 13:
+        return card > led
+    return card // 13 == state.trump and led // 13 != state.trump
+
+
+def _settle(state: State) -> None:
+    """Both cards are down: bounce, or the winner takes everything on the table and leads."""
+    lead = state.trick[-2][1][0]
+    reply = state.trick[-1][1][0]
+    names = state.names
+    if state.options.pair_winner == "suit":
+        winner = state.second if beats(state, reply, lead) else state.leader
+    elif rank(lead) == rank(reply):
+        say(state, f"bounce: {names[state.leader]} leads again")
+        state.turn = state.leader
+        _due(state)
+        return
+    else:
+        winner = state.leader if rank(lead) > rank(reply) else state.second
+    pile = state.piles[winner]
+    count = 0
+    for _, cards in state.trick:
+        pile.extend(cards)
+        count += len(cards)
+    state.trick.clear()
+    state.last_winner = winner
+    say(state, f"{names[winner]} takes the trick ({count} cards) and leads")
+    begin_trick(state, winner)
+
+
+# --- what may be done ---------------------------------------------------------------
 
 
 def whose_turn(state: State) -> str:
     """Why it is the current player's turn, in table language."""
     name = state.names[state.turn] if state.turn is not None else "nobody"
-    if state.turn == state.leader:
+    if not state.trick or len(state.trick) % 2 == 0:
         return f"{name} leads this trick"
     lead = state.trick[-1][1][0]
     return f"{name} plays second, to {state.names[state.leader]}'s {card_text(lead)}"
 
 
+def _replying(state: State) -> bool:
+    return len(state.trick) % 2 == 1
+
+
 def candidates(state: State) -> list[Action]:
-    """Every action worth testing for the player to move (a superset of the legal)."""
+    """Every action worth testing now (a superset of the legal ones)."""
+    out: list[Action] = []
     p = state.turn
-    assert p is not None
-    acts = [Action(p, "play", cards) for cards in unique_plays(state.hands[p])]
-    acts.append(Action(p, "dare"))
-    acts.append(Action(p, "pick"))
-    return acts
+    if p is not None:
+        out += [Action(p, "play", cards) for cards in unique_plays(state.hands[p])]
+        out.append(Action(p, "dare"))
+        out.append(Action(p, "pick"))
+    out += any_time_candidates(state)
+    return out
+
+
+def any_time_candidates(state: State) -> list[Action]:
+    """Set-asides and exchanges anyone could make now."""
+    options = state.options
+    out: list[Action] = []
+    for player, hand in enumerate(state.hands):
+        if options.set_aside_trumps and len(hand) == 3:
+            out.append(Action(player, "set_aside", tuple(sorted(hand))))
+        if options.exchange_two and state.trump is not None:
+            two = state.trump * 13
+            if two in hand:
+                out.append(Action(player, "exchange", (two,)))
+    return out
 
 
 def check(state: State, action: Action) -> Violation | None:
-    """Why ``action`` is illegal now, or None."""
+    """Why ``action`` is illegal now, or None.  Turn order is checked by the caller."""
     act = action.act
-    if act == "play":
-        return one_card(state, action, "A play in phase one") or held(state, action)
+    if act == "set_aside":
+        return _check_set_aside(state, action)
+    if act == "exchange":
+        return _check_exchange(state, action)
+    reply = state.options.pair_reply
+    replying = _replying(state)
+    if act == "pick":
+        return _check_pick(state, action, replying)
     if act == "dare":
         return dare_problem(state, action)
-    if act == "pick":
+    if act != "play":
+        return None
+    bad = one_card(state, action, "A play in phase one") or held(state, action)
+    if bad is not None or not replying or reply != "beat_or_pick":
+        return bad
+    led = state.trick[-1][1][0]
+    card = action.cards[0]
+    if beats(state, card, led):
+        return None
+    return Violation(
+        "phase1.beat",
+        f"{card_text(card)} does not beat {card_text(led)}: the second card must be a higher "
+        f"{suit_name(suit(led))}{_or_trump(state, led)}, or else {card_text(led)} is picked up",
+    )
+
+
+def _or_trump(state: State, led: Card) -> str:
+    trump = state.trump
+    if trump is None or led // 13 == trump:
+        return ""
+    return f" or a trump ({SUIT_SYMBOLS[trump]})"
+
+
+def _check_pick(state: State, action: Action, replying: bool) -> Violation | None:
+    reply = state.options.pair_reply
+    if reply == "any":
         return Violation(
             "phase1.pick",
             "Nobody picks up in phase one: the player to move plays a card or dares",
         )
+    if not replying:
+        return Violation(
+            "phase1.pick",
+            "Only the second player of a trick picks up, and only the led card: "
+            f"{state.names[action.player]} leads",
+        )
+    led = state.trick[-1][1][0]
+    if action.cards and action.cards != (led,):
+        return Violation(
+            "phase1.pick.cards",
+            f"A pick takes the led card, {card_text(led)}, not {cards_text(action.cards)}",
+        )
+    if reply == "follow_or_pick":
+        led_suit = suit(led)
+        follows = may_hold(state, action.player, lambda c: c // 13 == led_suit)
+        if follows is not False:
+            name = state.names[action.player]
+            what = f"{name} holds a {suit_name(led_suit)}"
+            if follows is None:
+                return Violation(
+                    "phase1.pick.follow",
+                    f"Whether {name} holds a {suit_name(led_suit)} is unknown: a player who "
+                    "can follow suit may not pick up",
+                    undetermined=True,
+                )
+            return Violation(
+                "phase1.pick.follow",
+                f"{what} and so may not pick up {card_text(led)}: a player who can follow suit "
+                "must play a card",
+            )
     return None
 
 
-def apply(state: State, action: Action) -> None:
-    """Play or dare, draw, and settle the trick once both cards are down."""
+def _check_set_aside(state: State, action: Action) -> Violation | None:
     p = action.player
-    if action.act == "dare":
-        card = state.stock.pop()
+    name = state.names[p]
+    cards = action.cards
+    if len(cards) != 3:
+        return Violation(
+            "phase1.set_aside",
+            f"A set-aside shows exactly three trumps; {name} named {len(cards)}",
+        )
+    bad = held(state, action)
+    if bad is not None:
+        return bad
+    if len(set(cards)) != 3 and state.options.decks == 1:
+        return Violation("play.count", f"{name} names the same card twice")
+    wrong = [c for c in cards if c // 13 != state.trump]
+    if wrong:
+        return Violation(
+            "phase1.set_aside",
+            f"{cards_text(wrong)} {'is' if len(wrong) == 1 else 'are'} not trumps: only three "
+            "trumps may be set aside",
+        )
+    if state.count(p) != 3:
+        return Violation(
+            "phase1.set_aside",
+            f"{name} holds {state.count(p)} cards: only a hand of three trumps and nothing else "
+            "may be set aside",
+        )
+    if not state.stock:
+        return Violation(
+            "phase1.set_aside", "The stock is empty: there are no three new cards to draw"
+        )
+    return None
+
+
+def turned_up_lies(state: State) -> bool:
+    """Whether the turned-up trump still lies under the stock."""
+    return bool(state.stock) and not state.exchanged
+
+
+def _check_exchange(state: State, action: Action) -> Violation | None:
+    trump = state.trump
+    assert trump is not None
+    two = trump * 13
+    if action.cards != (two,):
+        return Violation(
+            "phase1.exchange",
+            f"Only the two of trumps ({card_text(two)}) is exchanged for the turned-up trump, "
+            f"not {cards_text(action.cards) or 'nothing'}",
+        )
+    bad = held(state, action)
+    if bad is not None:
+        return bad
+    if not turned_up_lies(state):
+        return Violation(
+            "phase1.exchange",
+            "The turned-up trump no longer lies under the stock: there is nothing to exchange",
+        )
+    return None
+
+
+# --- doing it ------------------------------------------------------------------------
+
+
+def apply(state: State, action: Action) -> None:
+    """Play, dare, pick, set aside or exchange; draw; settle the trick."""
+    act = action.act
+    p = action.player
+    if act == "set_aside":
+        take_from_hand(state, p, action.cards)
+        state.stored[p].extend(action.cards)
+        draw_up(state, p)
+        return
+    if act == "exchange":
+        take_from_hand(state, p, action.cards)
+        state.hands[p].append(state.stock[0])
+        state.stock[0] = action.cards[0]
+        state.exchanged = True
+        return
+    if act == "pick":
+        led = state.trick.pop()[1]
+        state.hands[p].extend(led)
+        after = state.left_of(p)
+        say(state, f"{state.names[after]} leads next")
+        begin_trick(state, after)
+        return
+    if act == "dare":
+        card = turn_dare(state, action)
     else:
         card = action.cards[0]
-        state.hands[p].remove(card)
-        draw(state, p)
+        take_from_hand(state, p, (card,))
+        draw_up(state, p)
     state.trick.append((p, (card,)))
-    if p == state.leader and len(state.trick) % 2 == 1:
+    if _replying(state):
         state.turn = state.second
+        _due(state)
     else:
-        settle(state)
-    if not state.hands[state.turn]:  # type: ignore[index]
-        intermission.end_phase_one(state)
+        _settle(state)
 
 
-def draw(state: State, player: int) -> None:
-    """After a play from hand: one card from the stock, if any is left."""
-    if state.stock:
-        draw_card(state, player)
-
-
-def settle(state: State) -> None:
-    """Both cards are down: bounce, or the higher card takes everything on the table."""
-    lead = state.trick[-2][1][0]
-    reply = state.trick[-1][1][0]
-    if rank(lead) == rank(reply):
-        state.turn = state.leader
-        return
-    winner = state.leader if rank(lead) > rank(reply) else state.second
-    pile = state.piles[winner]
-    for _, cards in state.trick:
-        pile.extend(cards)
-    state.trick.clear()
-    state.last_winner = winner
-    state.leader = winner
-    state.second = state.left_of(winner)
-    state.turn = winner
+def narrate(state: State, action: Action) -> str:
+    """The action in words; call before applying it."""
+    name = state.names[action.player]
+    act = action.act
+    if act == "set_aside":
+        return f"{name} shows three trumps, {cards_text(action.cards)}, and sets them aside"
+    if act == "exchange":
+        under = card_text(state.stock[0]) if state.stock else "the turned-up trump"
+        return f"{name} exchanges {cards_text(action.cards)} for {under}"
+    if act == "pick":
+        return f"{name} picks up {card_list(state.trick[-1][1])}" if state.trick else "picks up"
+    if act == "dare":
+        top = state.stock[-1] if state.stock else None
+        shown = action.cards[0] if action.cards else top
+        what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
+    elif act == "play":
+        what = f"{name} plays {cards_text(action.cards)}"
+    else:
+        return f"{name} {act}s {cards_text(action.cards)}".rstrip()
+    if not _replying(state):
+        return what.replace(" plays ", " leads ", 1) if act == "play" else what + " to lead"
+    return what + f" to {card_text(state.trick[-1][1][0])}"

@@ -23,7 +23,8 @@ from adjudicator.cards import (
     suit,
     suit_name,
 )
-from adjudicator.engine.common import card_list, held
+from adjudicator.engine.common import card_list, held, take_from_hand
+from adjudicator.engine.narration import say
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
 
@@ -42,11 +43,18 @@ def anti_trump_suit(state: State) -> int | None:
 
 
 def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
-    """Whether the play ``cards`` (sorted) beats the play ``top`` (sorted)."""
+    """Whether the play ``cards`` (sorted) beats the play ``top`` (sorted).
+
+    With the trump suit unknown (an unknown trump card and no ``trump`` in the
+    record), a play of another suit is let through here; :func:`check` reports
+    it as undetermined.
+    """
     low = cards[0]
     high = top[-1]
     if low // 13 == high // 13:
         return low > high
+    if state.trump is None:
+        return True
     return low // 13 == state.trump and high // 13 != anti_trump_suit(state)
 
 
@@ -161,11 +169,15 @@ def pick_cards(state: State, player: int) -> tuple[Card, ...]:
 # --- high trump ---------------------------------------------------------------
 
 
-def high_trump(state: State) -> Card | None:
-    """The highest trump still in the game (in a hand or on the table)."""
+def high_trump(state: State, extra: tuple[Card, ...] = ()) -> tuple[Card | None, bool]:
+    """The highest trump still in the game (in a hand or on the table), and whether that is
+    certain: a hidden card in some hand might be a higher trump nobody has seen.
+
+    ``extra`` are cards about to be played (they may come from a hidden card).
+    """
     trump = state.trump
     if trump is None:
-        return None
+        return None, False
     best = -1
     for hand in state.hands:
         for c in hand:
@@ -175,24 +187,48 @@ def high_trump(state: State) -> Card | None:
         for c in cards:
             if c // 13 == trump and c > best:
                 best = c
-    return best if best >= 0 else None
+    for c in extra:
+        if c // 13 == trump and c > best:
+            best = c
+    certain = True
+    if state.hidden_anywhere():
+        top = trump * 13 + 12
+        certain = not any(state.unseen[c] for c in range(max(best + 1, trump * 13), top + 1))
+    return (best if best >= 0 else None), certain
 
 
-def completes(state: State, cards: tuple[Card, ...], high: Card | None) -> bool:
-    """Whether playing ``cards`` now ends the trick (``high``: the high trump before it)."""
+def completes(
+    state: State, cards: tuple[Card, ...], high: Card | None, certain: bool = True
+) -> tuple[bool, bool]:
+    """Whether playing ``cards`` now ends the trick, and whether that is certain.
+
+    ``high``: the highest trump in the game before the play (see :func:`high_trump`).
+    """
     opts = state.options
     trick = state.trick
+    if opts.high_trump == "only_killer" and (high is not None or not certain):
+        # The Goat treatise, variations IV: while a trump is in the game only the highest
+        # one kills; nothing else ends a trick.
+        if high is not None and high in cards:
+            return True, certain
+        return False, high is not None
+    done = bool(trick) and len(trick) + 1 >= state.trick_target
     if opts.high_trump == "only_killer":
-        done = high is not None and high in cards
-    else:
-        done = bool(trick) and len(trick) + 1 >= state.trick_target
+        done = False  # no trump left: tricks are never killed by their number of plays
     if not done and opts.trump_ends_trick and trick:
         done = cards[0] // 13 == state.trump and trick[-1][1][-1] // 13 != state.trump
     if not done and opts.complete_suit:
         s = cards[0] // 13
         on_table = sum(1 for _, played in trick for c in played if c // 13 == s)
-        done = on_table + len(cards) == 13
-    return done
+        done = on_table + len(set(cards)) >= 13 and _whole_suit(trick, cards, s)
+    return done, True
+
+
+def _whole_suit(trick: list[tuple[int, tuple[Card, ...]]], cards: tuple[Card, ...], s: int) -> bool:
+    """Whether the table and ``cards`` hold every card of suit ``s``, 2 to A."""
+    present = {c for _, played in trick for c in played if c // 13 == s}
+    present.update(c for c in cards if c // 13 == s)
+    return len(present) == 13
 
 
 # --- the engine interface ---------------------------------------------------------
@@ -238,6 +274,13 @@ def check(state: State, action: Action) -> Violation | None:
         bad = held(state, action)
         if bad:
             return bad
+        if len(set(cards)) != len(cards):
+            twice = sorted({c for c in cards if cards.count(c) > 1})
+            return Violation(
+                "phase2.one_copy",
+                f"{card_list(tuple(twice))} named twice: a play holds one copy of a card, so the "
+                "two copies are played one at a time",
+            )
         problem = run_problem(cards, state)
         if problem:
             rule = "phase2.sequence" if state.options.min_run else "play.count"
@@ -251,16 +294,33 @@ def check(state: State, action: Action) -> Violation | None:
         if trick and not beats(cards, trick[-1][1], state):
             return Violation("phase2.beat", why_not_beat(cards, trick[-1][1], state))
         if state.options.high_trump == "kill_only":
-            high = high_trump(state)
-            if high is not None and high in cards and not completes(state, cards, high):
-                return Violation(
-                    "phase2.high_trump",
-                    f"{card_text(high)} is the highest trump left and may only complete a "
-                    f"trick; this would be play {len(trick) + 1} of {state.trick_target}"
-                    if trick
-                    else f"{card_text(high)} is the highest trump left and may only "
-                    "complete a trick, never lead one",
-                )
+            high, certain = high_trump(state, cards)
+            if high is not None and high in cards:
+                done, _ = completes(state, cards, high, certain)
+                if not done:
+                    shown = card_text(high)
+                    if not certain:
+                        return Violation(
+                            "phase2.high_trump",
+                            f"Whether {shown} is the highest trump left is unknown (a higher one "
+                            "may be hidden in a hand); the highest may only complete a trick",
+                            undetermined=True,
+                        )
+                    return Violation(
+                        "phase2.high_trump",
+                        f"{shown} is the highest trump left and may only complete a trick; "
+                        f"this would be play {len(trick) + 1} of {state.trick_target}"
+                        if trick
+                        else f"{shown} is the highest trump left and may only complete a "
+                        "trick, never lead one",
+                    )
+        if trick and state.trump is None and cards[0] // 13 != trick[-1][1][-1] // 13:
+            return Violation(
+                "phase2.beat",
+                f"Whether {card_list(cards)} beats {card_list(trick[-1][1])} is unknown: the "
+                "trump suit was not written down",
+                undetermined=True,
+            )
         return None
     if act == "pick":
         if not trick:
@@ -289,7 +349,6 @@ def check(state: State, action: Action) -> Violation | None:
 def apply(state: State, action: Action) -> None:
     """Lead, beat or pick; close the trick when it is complete; end the game."""
     p = action.player
-    hands = state.hands
     trick = state.trick
     if action.act == "pick":
         first, end, taken = pick_plan(state, _picks_from_bottom(state, p))
@@ -302,25 +361,38 @@ def apply(state: State, action: Action) -> None:
                 del trick[first]
         else:
             del trick[first:end]
-        hands[p].extend(taken)
+        state.hands[p].extend(taken)
         state.pending[p] = False
         if trick:
             state.forced = state.options.forced_pick
             state.turn = next_in_trick(state, p)
             return  # a pick mid-trick puts nobody out: the game cannot end here
         state.forced = False
-        lead_next(state, state.next_with_cards(p))
+        leader = state.next_with_cards(p)
+        say(state, f"the table is empty: {state.names[leader]} leads")
+        lead_next(state, leader)
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
-        high = high_trump(state) if state.options.high_trump != "none" else None
+        options = state.options
+        high, certain = (None, True)
+        if options.high_trump != "none":
+            high, certain = high_trump(state, cards)
         if not trick:
             state.trick_target = state.holders_in_game()
             state.leader = p
-        done = completes(state, cards, high)
-        hand = hands[p]
-        for c in cards:
-            hand.remove(c)
+        done, sure = completes(state, cards, high, certain)
+        take_from_hand(state, p, cards)
         trick.append((p, cards))
+        went_out = not state.holds(p)
+        if went_out:
+            state.out_order.append([p])
+            say(state, f"{state.names[p]} is out")
+        if not sure:
+            state.stop(
+                f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
+                "a higher trump"
+            )
+            return
         if done:
             for _, played in trick:
                 state.discard.extend(played)
@@ -328,10 +400,12 @@ def apply(state: State, action: Action) -> None:
             state.completed_tricks += 1
             state.last_winner = p
             _draw_reserve(state, p)
-            lead_next(state, p if hands[p] else state.next_with_cards(p))
+            leader = p if state.holds(p) else state.next_with_cards(p)
+            say(state, f"the trick is complete and leaves the game: {state.names[leader]} leads")
+            lead_next(state, leader)
         else:
             state.turn = next_in_trick(state, p)
-            if hand:
+            if not went_out:
                 return  # nobody went out and no trick ended: the game goes on
     end_if_over(state)
 
@@ -341,7 +415,7 @@ def next_in_trick(state: State, player: int) -> int:
     n = len(state.names)
     for step in range(1, n + 1):
         other = (player + step) % n
-        if state.hands[other] or state.pending[other]:
+        if state.hands[other] or state.hidden[other] or state.pending[other]:
             return other
     return player
 
@@ -349,17 +423,29 @@ def next_in_trick(state: State, player: int) -> int:
 def lead_next(state: State, leader: int) -> None:
     """``leader`` leads the next trick; under high trump the lead may pass to the right.
 
-    003 variations I: a player due to lead who holds only the highest trump
-    passes the lead to the player on their right.
+    The Goat treatise, variations I: a player due to lead who holds only the
+    highest trump passes the lead to the player on their right.
     """
     if state.options.high_trump == "kill_only" and state.holders() > 1:
         hand = state.hands[leader]
-        high = high_trump(state)
-        if hand and all(c == high for c in hand):
+        high, certain = high_trump(state)
+        maybe = all(c == high for c in hand) and (bool(hand) or state.hidden[leader] > 0)
+        if maybe and (state.hidden[leader] or not certain):
+            state.stop(
+                f"whether {state.names[leader]} holds nothing but the highest trump depends on "
+                "hidden cards"
+            )
+            return
+        if maybe and high is not None:
             n = len(state.names)
             for step in range(1, n):
                 other = (leader - step) % n
-                if state.hands[other]:
+                if state.holds(other):
+                    say(
+                        state,
+                        f"{state.names[leader]} holds only the highest trump: "
+                        f"{state.names[other]} leads instead",
+                    )
                     leader = other
                     break
     state.turn = leader
@@ -367,7 +453,7 @@ def lead_next(state: State, leader: int) -> None:
 
 
 def _draw_reserve(state: State, completer: int) -> None:
-    """000 'Two Player Game': the completer, then the other, draw from the avstickshög."""
+    """pagat.com, 'Two Player Game': the completer, then the other, draw from the avstickshög."""
     reserve = state.reserve
     if not reserve:
         return
@@ -375,25 +461,45 @@ def _draw_reserve(state: State, completer: int) -> None:
     for step in range(n):
         if not reserve:
             break
-        state.hands[(completer + step) % n].append(reserve.pop())
+        player = (completer + step) % n
+        card = reserve.pop()
+        if card < 0:
+            state.hidden[player] += 1
+        else:
+            state.hands[player].append(card)
+        if [player] in state.out_order:
+            state.out_order.remove([player])  # not safe after all: the avstickshög lasted
 
 
 def end_if_over(state: State) -> None:
     """The game ends the moment at most one player is left in it: that one loses.
 
     While the avstickshög lasts, a player who runs out mid-trick is not safe
-    until the trick is over (000 'Two Player Game').
+    until the trick is over (pagat.com, 'Two Player Game').
     """
     if state.phase == OVER:
         return
     if state.reserve and state.trick:
         return
     if state.holders_in_game() <= 1:
-        holders = [i for i, hand in enumerate(state.hands) if hand or state.pending[i]]
-        state.phase = OVER
-        state.losers = holders
-        state.loser = holders[0] if holders else None
-        state.turn = None
+        holders = [
+            i for i, hand in enumerate(state.hands) if hand or state.hidden[i] or state.pending[i]
+        ]
+        over(state, holders)
+
+
+def over(state: State, losers: list[int]) -> None:
+    """The game is over; ``losers`` lose (usually one)."""
+    state.phase = OVER
+    state.losers = losers
+    state.loser = losers[0] if len(losers) == 1 else None
+    state.turn = None
+    if losers:
+        say(
+            state,
+            f"game over: {' and '.join(state.names[p] for p in losers)} "
+            f"{'loses' if len(losers) == 1 else 'lose'}",
+        )
 
 
 def start_phase_two(state: State, leader: int) -> None:
@@ -401,23 +507,40 @@ def start_phase_two(state: State, leader: int) -> None:
     state.phase = PHASE_TWO
     state.trick.clear()
     rule = state.options.empty_hand_at_phase_two
-    empty = [i for i, hand in enumerate(state.hands) if not hand]
-    if len(empty) == len(state.hands):
+    empty = [i for i in range(state.n) if not state.holds(i)]
+    if empty and rule == "out":
+        state.out_order.append(empty)
+    if len(empty) == state.n:
         end_if_over(state)
         return
     if rule == "lose" and empty:
-        state.phase = OVER
-        state.losers = empty
-        state.loser = empty[0] if len(empty) == 1 else None
-        state.turn = None
+        say(state, f"{' and '.join(state.names[p] for p in empty)} start phase two without cards")
+        over(state, empty)
         return
     if rule == "blamattis":
         for i in empty:
             state.pending[i] = True
-    lead_next(state, leader if state.hands[leader] else state.next_with_cards(leader))
+    first = leader if state.holds(leader) else state.next_with_cards(leader)
+    say(state, f"phase two: {state.names[first]} leads")
+    lead_next(state, first)
     end_if_over(state)
 
 
 def describe_pick(state: State, player: int) -> str:
     """``picks up 9♥`` for narration."""
     return "picks up " + card_list(pick_cards(state, player))
+
+
+def narrate(state: State, action: Action) -> str:
+    """The action in words; call before applying it."""
+    name = state.names[action.player]
+    if action.act == "pick":
+        if state.trick:
+            return f"{name} {describe_pick(state, action.player)}"
+        return f"{name} picks up"
+    if action.act == "play":
+        cards = card_list(tuple(sorted(action.cards)))
+        if not state.trick:
+            return f"{name} leads {cards}"
+        return f"{name} beats {card_list(state.trick[-1][1])} with {cards}"
+    return f"{name} {action.act}s {card_list(action.cards)}".rstrip()

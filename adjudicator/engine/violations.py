@@ -20,10 +20,17 @@ class Violation:
     player: str | None = None
     action: str | None = None
     alternatives: list[str] = field(default_factory=list)
+    undetermined: bool = False
+    """The check could not be made: it depends on cards nobody knows (the action stands)."""
+    invalid: bool = False
+    """Not a rule broken but a record that lacks what the table saw (a dare on an unknown
+    stock that names no card): the record is invalid."""
+    game: int | None = None
+    """In a session: the game (0-based) the violation belongs to."""
 
     def as_json(self) -> dict[str, object]:
-        """The contract's violation object (plus ``legal``)."""
-        return {
+        """The contract's violation object (plus ``legal``; ``game`` in a session)."""
+        out: dict[str, object] = {
             "index": self.index,
             "player": self.player,
             "action": self.action,
@@ -31,6 +38,21 @@ class Violation:
             "message": self.message,
             "legal": self.alternatives,
         }
+        if self.game is not None:
+            out["game"] = self.game
+        return out
+
+    def note_json(self) -> dict[str, object]:
+        """The contract's ``undetermined`` entry: which check could not be made, and why."""
+        out: dict[str, object] = {
+            "index": self.index,
+            "player": self.player,
+            "rule": self.rule,
+            "message": self.message,
+        }
+        if self.game is not None:
+            out["game"] = self.game
+        return out
 
 
 class IllegalAction(Exception):

@@ -1,10 +1,20 @@
-"""Named variants: each one a RuleOptions value, with where its rules are written."""
+"""Named variants: each one a RuleOptions value, with where its rules are written.
+
+A preset may change options by the number of players where its text says so
+(the Goat treatise: "for three players, use the High Trump variant; for more
+than six players, use the Double Deck variant"); a record's own ``options``
+still override everything.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from adjudicator.rules.options import RuleOptions
+
+PACK_LIMIT = 17
+"""Three cards each and a stock of at least one card: the most players one pack seats."""
 
 
 @dataclass(frozen=True)
@@ -15,7 +25,49 @@ class Preset:
     title: str
     source: str
     options: RuleOptions
+    by_players: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    """Option changes for player counts ``(low, high)``, both included."""
 
+    def options_for(self, players: int) -> RuleOptions:
+        """The preset's options at a table of ``players``."""
+        changes: dict[str, Any] = {}
+        for (low, high), values in self.by_players.items():
+            if low <= players <= high:
+                changes.update(values)
+        if not changes:
+            return self.options
+        return RuleOptions.model_validate({**self.options.model_dump(), **changes})
+
+
+_GOAT = RuleOptions(
+    min_players=3,
+    max_players=10,
+    first_lead="previous_loser",
+    trump_card="set_aside",
+    phase_one="all",
+    compulsory_ties=True,
+    sluffing="unlimited",
+    sluff_top_first=True,
+    sluff_final=True,
+    phase_one_end="all_hold",
+    low_cards=6,
+    low_cards_six_of_trumps=True,
+    low_cards_shares="even",
+    low_cards_shuffler="first_leader",
+    phase_two_leader="last_trick_winner",
+    sequences="two",
+    pick_from="bottom",
+    pick_takes="joined",
+)
+
+_MAS = RuleOptions(
+    trump_card="turned_up",
+    pair_winner="suit",
+    pair_reply="beat_or_pick",
+    set_aside_trumps=True,
+    exchange_two=True,
+    phase_one_end="talon_empty",
+)
 
 PRESETS: dict[str, Preset] = {
     p.name: p
@@ -23,7 +75,7 @@ PRESETS: dict[str, Preset] = {
         Preset(
             name="pagat",
             title="Basic Skitgubbe: two-card tricks, then beat or pick up single cards",
-            source="000 'Skitgubbe' (main description); 004",
+            source="pagat.com, 'Skitgubbe' (the main description); the summary",
             options=RuleOptions(),
         ),
         Preset(
@@ -31,9 +83,9 @@ PRESETS: dict[str, Preset] = {
             title="Skitgubbe with everyone playing to each trick (Helmfrid): one to three "
             "cards of a rank, sluffing once, low cards to short hands; runs in phase two, "
             "the joined run picked up from the top",
-            source="000 'All Players play to Each Trick in Phase One', 'Playing sequences in "
-            "phase two', 'Variants: playing and picking up sequences' (the usual rule); "
-            "002 'All-player tricks', 'Phase 2'",
+            source="pagat.com, 'All Players play to Each Trick in Phase One', 'Playing "
+            "sequences in phase two', 'Variants: playing and picking up sequences' (the usual "
+            "rule); Wikipedia, 'All-player tricks', 'Phase 2'",
             options=RuleOptions(
                 min_players=2,
                 max_players=6,
@@ -49,11 +101,12 @@ PRESETS: dict[str, Preset] = {
         Preset(
             name="mattis",
             title="Norwegian Mattis: everyone plays, ties played off from hand or stock, no "
-            "sluffing; runs in phase two, the lowest play picked up; Blåmattis",
-            source="000 'Mattis'",
+            "sluffing; runs in phase two, the lowest play picked up; Blåmattis. No player "
+            "limit in its text: one pack seats 17",
+            source="pagat.com, 'Mattis'",
             options=RuleOptions(
                 min_players=2,
-                max_players=8,
+                max_players=PACK_LIMIT,
                 phase_one="all",
                 sequences="two",
                 pick_from="bottom",
@@ -65,11 +118,11 @@ PRESETS: dict[str, Preset] = {
             name="koira",
             title="Finnish Koira: everyone plays, players without cards skipped until all "
             "are played, an unplayable tie shared out; runs in phase two, the lowest play "
-            "picked up",
-            source="000 'Koira'",
+            "picked up. From three players ('to around eight': no firm limit)",
+            source="pagat.com, 'Koira'",
             options=RuleOptions(
                 min_players=3,
-                max_players=8,
+                max_players=PACK_LIMIT,
                 phase_one="all",
                 phase_one_end="skip_empty",
                 sequences="two",
@@ -82,7 +135,7 @@ PRESETS: dict[str, Preset] = {
             title="The Atlanta variation of Mattis: three players, compulsory ties, one sluff "
             "of losing ranks, the dreck to hands under six; joined runs picked up from the "
             "bottom",
-            source="000 'Atlanta Variation'",
+            source="pagat.com, 'Atlanta Variation'",
             options=RuleOptions(
                 min_players=3,
                 max_players=3,
@@ -92,10 +145,55 @@ PRESETS: dict[str, Preset] = {
                 low_cards=6,
                 low_cards_six_of_trumps=True,
                 low_cards_shares="even",
+                low_cards_shuffler="anyone",
                 sequences="two",
                 pick_from="bottom",
                 pick_takes="joined",
             ),
+        ),
+        Preset(
+            name="goat",
+            title="The American Goat game (Duke/UCLA): trump card set aside, everyone plays "
+            "one card a round with the Important Restriction, sluffing at any time with two "
+            "restrictions, wars, the dreck; touching runs, the lowest run eaten. High trump at "
+            "three players, a double deck from seven",
+            source="the Goat treatise ('Skitgubbe: a general treatise'), 0-IV and variations I-II",
+            options=_GOAT,
+            by_players={
+                (3, 3): {"high_trump": "kill_only"},
+                (7, 10): {"decks": 2, "low_cards": 12},
+            },
+        ),
+        Preset(
+            name="mas",
+            title="Mas with turned-up trump: two-card tricks won by a higher card of the suit "
+            "led or a trump, or the led card picked up; three trumps set aside, the two of "
+            "trumps exchanged; phase one ends with the stock",
+            source="pagat.com, 'Mas with turned up trump'; Wikipedia, 'Phase 1'",
+            options=_MAS,
+        ),
+        Preset(
+            name="melniki",
+            title="Russian Melniki: Mas, except that a player holding the suit led must play "
+            "rather than pick up; no three-trump or two-of-trumps rules",
+            source="Wikipedia, 'Related games' (Melniki), with pagat.com, 'Mas with turned up "
+            "trump'",
+            options=RuleOptions.model_validate(
+                {
+                    **_MAS.model_dump(),
+                    "pair_reply": "follow_or_pick",
+                    "set_aside_trumps": False,
+                    "exchange_two": False,
+                }
+            ),
+        ),
+        Preset(
+            name="myllymatti",
+            title="Finnish Myllymatti: plays exactly as the basic game (pagat): two-card "
+            "tricks, the winner playing on with the next player, single cards in phase two. "
+            "No player limit in its text: one pack seats 17",
+            source="pagat.com, 'Myllymatti'",
+            options=RuleOptions(max_players=PACK_LIMIT),
         ),
     )
 }
