@@ -150,10 +150,9 @@ def game_from_text(text: str) -> Game:
     """Decode, validate and resolve one record's JSON text, or raise RecordError."""
     data = decode(text)
     if isinstance(data, list):
-        raise RecordError(
-            "record",
-            "a record must be a JSON object, not an array (one record per line: use a .jsonl file)",
-        )
+        records = bool(data) and isinstance(data[0], dict)
+        hint = " (one record per line: use a .jsonl file)" if records else ""
+        raise RecordError("record", f"a record must be a JSON object, not an array{hint}")
     return build_game(parse_record(data))
 
 

@@ -101,7 +101,12 @@ def _summary(tally: bulk.Tally) -> Table:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="adjudicator")
 def main() -> None:
-    """Check and replay Skitgubbe game records against the rules."""
+    """Check and replay Skitgubbe game records against the rules.
+
+    Actions are numbered from 0 everywhere: "illegal action 2" is a record's
+    third action, "replay --step 2" shows it and "legal --at 2" lists what
+    could have been done instead.
+    """
 
 
 NUMBERING = (
@@ -321,6 +326,8 @@ def replay(
             "--step and --to cannot be used together: --step N shows one action, --to N "
             "replays up to it"
         )
+    if interactive and (file == bulk.STDIN or file.startswith(bulk.STDIN + ":")):
+        _mistake("--interactive reads keys from the terminal: give the record as a file, not -")
     label, game = _load(file)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
@@ -375,7 +382,9 @@ def legal_command(file: str, at: int | None, as_json: bool) -> None:
     Each action is printed as it is written in a record: a string such as
     "Bo play QH", a deal as a JSON object.  Many deals are summed up as a
     count (the shuffle decides who gets which card); --json lists them all,
-    in "legal".
+    in "legal".  The JSON's "with_unseen" is kept for records with unknown
+    cards ("??"): actions legal only if an unseen card is the one named.
+    It is empty for now.
 
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.

@@ -303,4 +303,12 @@ def position(label: str, where: legal.Position) -> RenderableType:
         parts.append(Text("  " + legal.show(form)))
     if more:
         parts.append(Text("  " + more, style="dim"))
+    if any(isinstance(f, dict) for f in where.legal):
+        parts.append(
+            Text(
+                "  The shuffle decides who gets which card: these deals are examples; any deal "
+                "of the same cards to the same players in the shares the rule gives is legal.",
+                style="dim",
+            )
+        )
     return Group(*parts)

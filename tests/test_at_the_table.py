@@ -249,6 +249,7 @@ def test_many_deals_are_summed_up_with_their_count() -> None:
     deals = [line for line in out.splitlines() if line.strip().startswith('{"player"')]
     assert len(deals) == 3
     assert "… and 3 more ways to deal the low cards" in out
+    assert "these deals are examples" in " ".join(out.split())
     _, listed, _ = run("legal", "--json", "--at", "45", sample("illegal_deal_shares.json"))
     assert len(json.loads(listed)["legal"]) == 6
 
@@ -417,3 +418,14 @@ def test_write_to_an_unwritable_place_is_one_line(tmp_path: Path) -> None:
     )
     assert code == 2
     assert "--write-legal: cannot write" in one_line(err)
+
+
+def test_interactive_needs_a_file_not_stdin() -> None:
+    code, out, err = run("replay", "--interactive", "-", stdin=json.dumps(BAD))
+    assert code == 2 and out == ""
+    assert "--interactive reads keys from the terminal" in one_line(err)
+
+
+def test_the_group_help_says_actions_count_from_zero() -> None:
+    _, out, _ = run("--help")
+    assert "numbered from 0" in " ".join(out.split())
