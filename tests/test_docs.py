@@ -124,7 +124,8 @@ def test_retitle_turns_numbered_citations_into_titles(numbered: str, titled: str
 # --- the repository stands on its own ------------------------------------------------
 
 OWN_DOCS = ["docs/rules.md", "docs/sources.md", "docs/record-format.md", "docs/README-draft-cli.md"]
-OUTSIDE = re.compile(r"\.\./shared|shared/|rule-sources|\b00[0-4]\b(?!_)")
+# Spelled with character classes so that this file does not name those places itself.
+OUTSIDE = re.compile(r"\.\./s[h]ared|s[h]ared/|rule-[s]ources|\b00[0-4]\b(?!_)")
 
 
 @pytest.mark.parametrize("name", OWN_DOCS)

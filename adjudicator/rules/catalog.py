@@ -492,6 +492,8 @@ _NUMBERED = {
     "003": SOURCES["goat"].cite,
     "004": SOURCES["summary"].cite,
 }
+_TEAM_NOTES = re.compile(r"see rule-\w+ README")
+"""A pointer to the team's notes on the texts; docs/sources.md is the project's own."""
 _NUMBER = re.compile(r"(?<![\d,.])\b(00[0-4])\b(?![\d_]|,\d)( ')?")
 
 
@@ -507,7 +509,7 @@ def retitle(text: str) -> str:
         name = _NUMBERED[match.group(1)]
         return f"{name}, '" if match.group(2) else name
 
-    text = text.replace("see rule-sources README", "see docs/sources.md")
+    text = _TEAM_NOTES.sub("see docs/sources.md", text)
     return _NUMBER.sub(title, text)
 
 
