@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator import engine
+from adjudicator import engine, legal
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record import Game, RecordError, Scoring, Session
@@ -68,15 +68,9 @@ class Report:
         }
 
 
-def legal_texts(state: State) -> list[str]:
-    """The legal actions now, in record notation (deals in their object form, as JSON)."""
-    import json
-
-    out = []
-    for action in engine.legal_actions(state):
-        form = action.record_form(state.names)
-        out.append(form if isinstance(form, str) else json.dumps(form, ensure_ascii=False))
-    return out
+def legal_texts(state: State) -> list[legal.Form]:
+    """The legal actions now, as written in a record (deals in their object form)."""
+    return legal.forms(engine.legal_actions(state), state.names)
 
 
 def _state_before(game: Game, index: int) -> State:
@@ -231,20 +225,25 @@ class SessionReport:
     players: tuple[str, ...]
     games: list[Report]
     scores: dict[str, int] | None
-    violations: list[Violation] = field(default_factory=list)
-    """Session-level violations (a wrong first leader, a wrong scores claim)."""
+    claims: list[Violation] = field(default_factory=list)
+    """Violations of the session as a whole (a wrong scores claim)."""
+    points: list[dict[str, int] | None] = field(default_factory=list)
+    """Each game's points (None for a game not finished or not legal)."""
 
     @property
     def status(self) -> str:
         """``legal`` or ``illegal``: legal when every game is and the claims hold."""
-        if self.violations or any(g.violations for g in self.games):
-            return "illegal"
-        return "legal"
+        return "illegal" if self.violations else "legal"
 
-    def all_violations(self) -> list[Violation]:
-        """Every violation, each naming its game."""
-        out = [v for game in self.games for v in game.violations]
-        return sorted(out + self.violations, key=lambda v: v.game if v.game is not None else -1)
+    @property
+    def violations(self) -> list[Violation]:
+        """Every violation, each naming its game (the session's own claims last)."""
+        return [v for game in self.games for v in game.violations] + self.claims
+
+    @property
+    def undetermined(self) -> list[Violation]:
+        """Every check that could not be made, each naming its game."""
+        return [v for game in self.games for v in game.undetermined]
 
     def as_json(self, file: str) -> dict[str, Any]:
         """The contract's ``check --json`` object for a session."""
@@ -253,8 +252,8 @@ class SessionReport:
             "status": self.status,
             "variant": self.variant,
             "games": [g.as_json(file) for g in self.games],
-            "violations": [v.as_json() for v in self.all_violations()],
-            "undetermined": [v.note_json() for g in self.games for v in g.undetermined],
+            "violations": [v.as_json() for v in self.violations],
+            "undetermined": [v.note_json() for v in self.undetermined],
             "error": None,
         }
         if self.scores is not None:
@@ -302,17 +301,21 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
         reports.append(report)
         previous = report
     scores = None
+    per_game: list[dict[str, int] | None] = []
     if session.scoring is not None:
         scores = {name: 0 for name in names}
         for report in reports:
+            points = None
             if report.finished and not report.violations:
-                for name, points in game_points(session.scoring, report, names).items():
-                    scores[name] += points
+                points = game_points(session.scoring, report, names)
+                for name, got in points.items():
+                    scores[name] += got
+            per_game.append(points)
     if session.claimed_scores is not None and not any(r.violations for r in reports):
         claim = _scores_problem(session, reports, scores)
         if claim is not None:
             extra.append(claim)
-    return SessionReport(session.variant, names, reports, scores, extra)
+    return SessionReport(session.variant, names, reports, scores, extra, per_game)
 
 
 def _leader_problem(game: Game, previous: Report | None, number: int) -> Violation | None:

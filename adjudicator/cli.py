@@ -6,6 +6,7 @@ ends as one line and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -13,6 +14,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from rich import box
@@ -28,10 +30,12 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, render
+from adjudicator import bulk, export, legal, render
+from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
-from adjudicator.adjudicate import adjudicate
-from adjudicator.record import RecordError, json_schema, load_record
+from adjudicator.adjudicate import adjudicate, adjudicate_session
+from adjudicator.record import Game, RecordError, Session, json_schema
+from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 
@@ -97,7 +101,18 @@ def _summary(tally: bulk.Tally) -> Table:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="adjudicator")
 def main() -> None:
-    """Check and replay Skitgubbe game records against the rules."""
+    """Check and replay Skitgubbe game records against the rules.
+
+    Actions are numbered from 0 everywhere: "illegal action 2" is a record's
+    third action, "replay --step 2" shows it and "legal --at 2" lists what
+    could have been done instead.
+    """
+
+
+NUMBERING = (
+    'Actions are numbered from 0, in the order of the record\'s "actions", '
+    "everywhere the tool prints or reads an action number."
+)
 
 
 @main.command()
@@ -112,89 +127,413 @@ def main() -> None:
     help="Worker processes (0: one per core). Results stay in input order.",
 )
 @click.option("--all", "show_all", is_flag=True, help="Print every verdict, however many records.")
-def check(paths: tuple[str, ...], as_json: bool, jobs: int, show_all: bool) -> None:
+@click.option(
+    "--write-illegal",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.jsonl",
+    help="Also write every illegal record to OUT.jsonl, one per line.",
+)
+@click.option(
+    "--write-legal",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.jsonl",
+    help="Also write every legal record to OUT.jsonl, one per line.",
+)
+def check(
+    paths: tuple[str, ...],
+    as_json: bool,
+    jobs: int,
+    show_all: bool,
+    write_illegal: str | None,
+    write_legal: str | None,
+) -> None:
     """Check every action of each record; stop at each record's first violation.
 
     \b
-    PATH is a record file, a folder (every *.json below it, recursively) or
-    a JSON Lines file (*.jsonl: one record per line, named FILE:LINE).
+    PATH is a record file, a folder (every *.json below it, recursively, any
+    case of the extension), a JSON Lines file (*.jsonl: one record per line,
+    named FILE:LINE), or - for standard input (one record, or JSON Lines
+    named -:LINE).  Folders do not pick up *.jsonl files (they may hold
+    saved --json output): name those files.  A PATH that holds no record
+    is an error (one line on stderr, exit status 2).
 
     Up to 20 records every verdict is printed; beyond that only illegal and
     invalid records are (--all prints every one), then a summary table:
     verdict counts and the most frequent rule ids.  With --json, stdout holds
     exactly one object per record, in input order; a JSON Lines record's
     object adds "line" (1-based).  On a terminal a progress bar runs on
-    stderr while more than 10 records are checked.
+    stderr while more than 10 records are checked.  Action numbers
+    ("illegal action 37") count from 0.
 
-    Exit status: 0 all legal, 1 any illegal, 2 any invalid or unreadable.
+    --write-illegal and --write-legal sort the records by verdict into JSON
+    Lines files (one record per line, as read), for cleaning a log of games;
+    invalid records go to neither.
+
+    Exit status: 0 all legal, 1 any illegal, 2 any invalid, unreadable or
+    missing.
     """
     out = _console()
     err = _console(stderr=True)
+    outputs = {}
+    for status, target in (("illegal", write_illegal), ("legal", write_legal)):
+        if target is not None:
+            try:
+                outputs[status] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError as exc:
+                err.print(f"--write-{status}: cannot write {target}: {exc.strerror}")
+                sys.exit(EXIT_INVALID)
     total = bulk.count(paths) if not as_json or err.is_terminal else None
     every = show_all or (total is not None and total <= FULL_OUTPUT_MAX)
+    # Standard input cannot be counted ahead: its first verdicts are printed, then problems.
+    unknown_limit = FULL_OUTPUT_MAX if total is None else 0
     tally = bulk.Tally()
-    results = bulk.check_all(bulk.sources(paths), jobs or os.cpu_count() or 1)
-    with _progress(err, total, "checking") as advance:
-        for checked in results:
-            tally.add(checked)
-            if as_json:
-                click.echo(json.dumps(checked.as_json(), ensure_ascii=False))
-            elif checked.report is None:
-                out.print(render.invalid(checked.label, checked.error or ""))
-            elif every or checked.report.violations:
-                out.print(render.verdict(checked.label, checked.report))
-            advance()
+    found = bulk.Found()
+    results = bulk.check_all(
+        bulk.sources(paths, found), jobs or os.cpu_count() or 1, keep_text=bool(outputs)
+    )
+    try:
+        with _progress(err, total, "checking") as advance:
+            for checked in results:
+                tally.add(checked)
+                if as_json:
+                    click.echo(json.dumps(checked.as_json(), ensure_ascii=False))
+                elif checked.report is None:
+                    out.print(render.invalid(checked.label, checked.error or ""))
+                elif every or checked.report.violations or tally.total <= unknown_limit:
+                    out.print(render.verdict(checked.label, checked.report))
+                sink = outputs.get(checked.status)
+                if sink is not None and checked.text is not None:
+                    sink.write(_one_line(checked.text))
+                advance()
+    finally:
+        for sink in outputs.values():
+            sink.close()
+    for line in found.empty:
+        err.print(line, markup=False, highlight=False)
     if tally.total > 1:
         if not as_json:
             out.print(_summary(tally))
         elif err.is_terminal:
             err.print(_summary(tally))
-    if tally.statuses["invalid"]:
+    if tally.statuses["invalid"] or found.empty:
         sys.exit(EXIT_INVALID)
     sys.exit(EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL)
 
 
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--step", "at", type=int, default=None, help="Show only the table after action N.")
-@click.option("--to", "to", type=int, default=None, help="Stop after action N.")
-def replay(file: str, at: int | None, to: int | None) -> None:
-    """Replay FILE step by step: each action in words and the table after it."""
-    out = _console()
+def _one_line(text: str) -> str:
+    """A record's JSON text as one line of JSON Lines (kept as read when it is one already)."""
+    stripped = text.strip()
+    if "\n" in stripped:
+        stripped = json.dumps(json.loads(stripped), ensure_ascii=False)
+    return stripped + "\n"
+
+
+def _load(arg: str) -> tuple[str, Game | Session]:
+    """The one record ``arg`` names; an invalid one is its verdict line on stdout, exit 2.
+
+    The line goes where ``check`` prints it, on standard output: a verdict
+    on a record, not a mistake in the command.
+    """
+    label = arg
     try:
-        game = load_record(file)
+        label, text = bulk.one_record(arg)
+        return label, bulk.document_from_text(text)
     except RecordError as exc:
-        _console(stderr=True).print(render.invalid(file, str(exc)))
+        _console().print(render.invalid(label, str(exc)))
         sys.exit(EXIT_INVALID)
+
+
+def _invalid(label: str, exc: RecordError) -> NoReturn:
+    """An invalid record: its verdict line on standard output, exit status 2."""
+    _console().print(render.invalid(label, str(exc)))
+    sys.exit(EXIT_INVALID)
+
+
+def _one_game(label: str, document: Game | Session, number: int | None) -> tuple[str, Game]:
+    """The game to show: the record itself, or game ``number`` of a session.
+
+    A session's games are checked in order first: the first leader of a game
+    may follow from the previous one (the Goat leads the next game).
+    """
+    if isinstance(document, Game):
+        if number is not None:
+            _mistake(f"--game {number}: {label} is one game, not a session")
+        return label, document
+    if number is None:
+        _mistake(f"{label} is a session of {len(document.games)} games: choose one with --game K")
+    if not 0 <= number < len(document.games):
+        _mistake(f"--game {number}: the session has games 0-{len(document.games) - 1}")
+    try:
+        adjudicate_session(document)
+    except RecordError as exc:
+        _invalid(label, exc)
+    return f"{label} game {number}", document.games[number]
+
+
+def _mistake(message: str) -> NoReturn:
+    """A command-line mistake: one line on stderr, exit status 2."""
+    _console(stderr=True).print(message, markup=False, highlight=False)
+    sys.exit(EXIT_INVALID)
+
+
+# "-:3" (line 3 of standard input) looks like an option to click: let it through as FILE.
+ONE_RECORD = {"ignore_unknown_options": True}
+
+
+@main.command(context_settings=ONE_RECORD)
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--step",
+    "at",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Show only action N (from 0) and the table after it.",
+)
+@click.option(
+    "--to", "to", type=int, default=None, metavar="N", help="Stop after action N (from 0)."
+)
+@click.option(
+    "--game",
+    "game_no",
+    type=int,
+    default=None,
+    metavar="K",
+    help="In a session, the game to show (from 0).",
+)
+@click.option(
+    "--as",
+    "viewer",
+    default=None,
+    metavar="NAME",
+    help="Show the table as player NAME sees it: the other hands as counts.",
+)
+@click.option(
+    "--svg",
+    "svg",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.svg",
+    help="Also write the ruling as an SVG image.",
+)
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.html",
+    help="Also write the ruling as an HTML page.",
+)
+@click.option(
+    "--interactive",
+    "-i",
+    is_flag=True,
+    help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
+)
+def replay(
+    file: str,
+    at: int | None,
+    to: int | None,
+    game_no: int | None,
+    viewer: str | None,
+    svg: str | None,
+    html: str | None,
+    interactive: bool,
+) -> None:
+    """Replay FILE step by step: each action in words and the table after it.
+
+    \b
+    FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
+    for one record of JSON Lines, as check names it.
+
+    Actions are numbered from 0.  --step N shows action N alone (the table
+    after it, or why it was refused); --to N replays up to action N.  The
+    closing lines are always the verdict on the whole record, and the exit
+    status is the record's: 0 legal, 1 illegal, 2 invalid.
+
+    --svg and --html write the ruling to share: the table before the action
+    in question (the first illegal one, --step N, or else the last), that
+    action, and the verdict, in colour.
+    """
+    if at is not None and to is not None:
+        _mistake(
+            "--step and --to cannot be used together: --step N shows one action, --to N "
+            "replays up to it"
+        )
+    if interactive and (file == bulk.STDIN or file.startswith(bulk.STDIN + ":")):
+        _mistake("--interactive reads keys from the terminal: give the record as a file, not -")
+    label, document = _load(file)
+    if isinstance(document, Session) and game_no is None:
+        if at is not None or to is not None or svg or html or interactive:
+            _mistake(f"{label} is a session: choose a game with --game K for these options")
+        _replay_session(label, document, viewer)
+    label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
-            _console(stderr=True).print(
+            _mistake(
                 f"{name} {value}: the record has actions 0-{len(game.actions) - 1}"
                 if game.actions
                 else f"{name} {value}: the record has no actions"
             )
-            sys.exit(EXIT_INVALID)
-    last = at if at is not None else to
-    report = adjudicate(game, steps=True, stop=last)
-    if at is not None:
-        shown = [s for s in report.steps if s.index == at]
-        if not shown:
-            out.print(f"Action {at} was not reached: the replay stopped at an illegal action.")
-            out.print(render.step(report.steps[-1]) if report.steps else render.start(report))
+    if viewer is not None and viewer not in game.players:
+        _mistake(f"--as {viewer}: not a player of the record ({', '.join(game.players)})")
+    try:
+        whole = adjudicate(game, steps=True)
+    except RecordError as exc:
+        _invalid(label, exc)
+    code = EXIT_ILLEGAL if whole.violations else EXIT_LEGAL
+    if interactive:
+        from adjudicator import tui
+
+        tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
+        sys.exit(code)
+    out = _console()
+    for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer):
+        out.print(part)
+    for target, kind in ((svg, "svg"), (html, "html")):
+        if target is not None:
+            try:
+                export.write(target, kind, label, whole, at=at, viewer=viewer)
+            except OSError as exc:
+                _mistake(f"--{kind}: cannot write {target}: {exc.strerror}")
+    sys.exit(code)
+
+
+def _replay_session(label: str, session: Session, viewer: str | None) -> NoReturn:
+    """Every game of a session, one after the other, then the session's verdict and scores."""
+    out = _console()
+    try:
+        whole = adjudicate_session(session, steps=True)
+    except RecordError as exc:
+        _invalid(label, exc)
+    for number, report in enumerate(whole.games):
+        out.print(Text(f"Game {number}", style="bold magenta"))
+        if report.start is None:  # not replayed: its first leader is wrong
+            out.print(render.verdict(f"{label} game {number}", report))
         else:
-            out.print(render.step(shown[0]))
-    else:
-        out.print(render.start(report))
-        for s in report.steps:
-            out.print()
-            out.print(render.step(s))
-    out.print()
-    out.print(render.verdict(file, report) if at is None else render.verdict_line(file, report))
-    sys.exit(EXIT_ILLEGAL if report.violations else EXIT_LEGAL)
+            for part in render.replay_parts(f"{label} game {number}", report, viewer=viewer):
+                out.print(part)
+        out.print()
+    out.print(render.verdict(label, whole))
+    sys.exit(EXIT_ILLEGAL if whole.violations else EXIT_LEGAL)
+
+
+@main.command("legal", context_settings=ONE_RECORD)
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Before action N (from 0): what could have been done instead of it. "
+    "Default: after the last action, what may come next.",
+)
+@click.option(
+    "--game",
+    "game_no",
+    type=int,
+    default=None,
+    metavar="K",
+    help="In a session, the game (from 0; default: the last).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
+def legal_command(file: str, at: int | None, game_no: int | None, as_json: bool) -> None:
+    """List the legal actions at a point of FILE, ready to paste into a record.
+
+    \b
+    FILE is a record file, - for standard input, or FILE.jsonl:LINE.
+    --at N is the moment before action N (actions count from 0), so
+    "legal --at 37" lists what the player could have done instead of
+    action 37, as "legal instead" does for an illegal action.  Without
+    --at: after the last action.
+
+    Each action is printed as it is written in a record: a string such as
+    "Bo play QH", a deal as a JSON object.  Many deals are summed up as a
+    count (the shuffle decides who gets which card); --json lists them all,
+    in "legal".  The JSON's "with_unseen" is kept for records with unknown
+    cards ("??"): actions legal only if an unseen card is the one named.
+    It is empty for now.
+
+    Exit status: 0 listed; 1 the record is illegal before that point; 2 the
+    record is invalid or N is out of range.
+    """
+    label, document = _load(file)
+    if isinstance(document, Session) and game_no is None:
+        game_no = len(document.games) - 1
+    label, game = _one_game(label, document, game_no)
+    if at is not None and not 0 <= at <= len(game.actions):
+        _mistake(
+            f"--at {at}: the record has positions 0-{len(game.actions)} "
+            f"(before each of its {len(game.actions)} actions, and after the last)"
+        )
+    try:
+        where = legal.position(game, at)
+    except RecordError as exc:
+        _invalid(label, exc)
+    except legal.Unreachable as exc:
+        out = _console()
+        v = exc.violation
+        out.print(
+            Text(
+                f"{label}: action {v.index} is illegal, so the game never reached "
+                f"position {at if at is not None else len(game.actions)}; "
+                f"'legal --at {v.index}' lists what was legal there"
+            )
+        )
+        out.print(render.violation(v))
+        sys.exit(EXIT_ILLEGAL)
+    if as_json:
+        click.echo(json.dumps({"file": label, **where.as_json()}, ensure_ascii=False))
+        return
+    _console().print(render.position(label, where))
+
+
+def _complete_topic(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for explain: rule ids and option names."""
+    return [t for t in (*catalog.RULES, *RuleOptions.model_fields) if t.startswith(incomplete)]
+
+
+def _complete_variant(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for variant names."""
+    return [name for name in PRESETS if name.startswith(incomplete)]
 
 
 @main.command()
-@click.argument("name", required=False)
+@click.argument("topic", metavar="RULE_ID|OPTION", required=False, shell_complete=_complete_topic)
+def explain(topic: str | None) -> None:
+    """Explain a rule id (phase2.beat) or a rule option (pick_from).
+
+    \b
+    For a rule id: what it checks, the rule texts it comes from (title and
+    section: docs/sources.md lists them), the options that change it, and a
+    sample game that breaks it.  For an option: what it means, the values it
+    may take, its default and its value in each variant, and the rules it
+    changes.  Without an argument: every rule id with what it checks.
+    """
+    out = _console()
+    if topic is None:
+        out.print(explaining.rule_list())
+        return
+    if topic in catalog.RULES:
+        out.print(explaining.rule(catalog.RULES[topic]))
+    elif topic in RuleOptions.model_fields:
+        out.print(explaining.option(topic))
+    else:
+        near = difflib.get_close_matches(
+            topic, [*catalog.RULES, *RuleOptions.model_fields], n=3, cutoff=0.6
+        )
+        hint = f"; did you mean {' or '.join(near)}?" if near else ""
+        _mistake(
+            f"explain: {topic!r} is neither a rule id nor a rule option{hint} "
+            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+        )
+
+
+@main.command()
+@click.argument("name", required=False, shell_complete=_complete_variant)
 def variants(name: str | None) -> None:
     """List the variants and their option values, or show one variant in full.
 
@@ -232,7 +571,12 @@ def variants(name: str | None) -> None:
         )
         indent = "    "
         out.print(
-            textwrap.fill(description, out.width, initial_indent=indent, subsequent_indent=indent),
+            textwrap.fill(
+                description,
+                out.width,
+                initial_indent=indent,
+                subsequent_indent=indent,
+            ),
             markup=False,
             highlight=False,
         )

@@ -1,4 +1,4 @@
-"""The record format (``shared/record-format.md``): pydantic models and loading.
+"""The record format (docs/record-format.md): pydantic models and loading.
 
 Loading has two stages.  pydantic checks the shape (fields, types, card
 spellings); :func:`build_game` then resolves names against ``players``, checks
@@ -366,8 +366,11 @@ def _validate(model: type[BaseModel], data: Any) -> Any:
 
 
 def _not_an_object(data: Any) -> RecordError:
-    hint = " (one record per line: use a .jsonl file)" if isinstance(data, list) else ""
-    return RecordError("record", f"a record must be a JSON object{hint}")
+    if isinstance(data, list):
+        records = bool(data) and isinstance(data[0], dict)
+        hint = " (one record per line: use a .jsonl file)" if records else ""
+        return RecordError("record", f"a record must be a JSON object, not an array{hint}")
+    return RecordError("record", "a record must be a JSON object")
 
 
 def parse_record(data: Any) -> Record:
@@ -853,9 +856,10 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        message = exc.msg.removesuffix(" at")
+        # Some of json's messages end in "starting at": do not say "at" twice.
+        at = " " if exc.msg.endswith(" at") else " at "
         raise RecordError(
-            "", f"not JSON: {message} (line {exc.lineno}, column {exc.colno})"
+            "", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}"
         ) from None
     except RecursionError:
         # The C scanner gives up near the interpreter's recursion limit; no record nests

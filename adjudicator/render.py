@@ -12,12 +12,16 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator.adjudicate import Report, Step
+from adjudicator import legal
+from adjudicator.adjudicate import Report, SessionReport, Step
 from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 
+AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
+UNSEEN_SHOWN = 16
+"""Actions with unseen cards listed by ``legal`` before the rest are counted."""
 PHASE_NAMES = {PHASE_ONE: "phase one", 2: "phase two", OVER: "game over"}
 
 
@@ -58,15 +62,23 @@ def _trick_text(view: TableView) -> Text:
     return out
 
 
-def table(view: TableView) -> RenderableType:
-    """The table after a step: phase, trump, stock, trick, hands, piles, turn."""
+def table(view: TableView, viewer: str | None = None) -> RenderableType:
+    """The table after a step: phase, trump, stock, trick, hands, piles, turn.
+
+    With ``viewer`` (a player's name) only that player's hand is shown; the
+    others are counts, as that player sees the table.
+    """
     head = Text(PHASE_NAMES.get(view.phase, "?").capitalize(), style="bold")
     if view.phase == PHASE_ONE:
         head.append(f" · stock {view.stock}")
-        if view.indicator_holder is not None:
+        if view.turned_up is not None:
+            head.append(" · turned-up trump ").append_text(card(view.turned_up, view.trump))
+        elif view.trump_card == "set_aside" and view.indicator_down:
+            head.append(" · trump card set aside face down")
+        elif view.indicator_holder is not None and view.indicator_down:
             head.append(f" · trump indicator held face down by {view.names[view.indicator_holder]}")
     else:
-        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else "-"
+        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else "unknown"
         head.append(f" · trump {trump} · out of play {view.discard}")
         if view.trick:
             head.append(f" · trick needs {view.trick_target} plays")
@@ -83,58 +95,140 @@ def table(view: TableView) -> RenderableType:
         grid.add_column("pile", justify="right")
     for i, name in enumerate(view.names):
         marker = "▶" if view.turn == i else ""
-        if view.phase == OVER and view.loser == i:
+        if view.phase == OVER and i in view.losers:
             marker = "✗"
         hand = view.hands[i]
-        if hand:
+        hidden = view.hidden[i] if view.hidden else 0
+        count = len(hand) + hidden
+        if count and viewer is not None and name != viewer:
+            shown = Text(f"{count} card{'s' if count > 1 else ''}", style="dim")
+        elif count:
             shown = cards(sorted_hand(hand, view.trump), view.trump)
+            if hidden:
+                shown.append(f"{' ' if hand else ''}+{hidden} unseen", style="dim")
         else:
             shown = Text("out" if view.phase != PHASE_ONE else "(none)", style="dim")
+        if view.stored and view.stored[i]:
+            shown.append(" (3 trumps set aside)", style="dim")
         row: list[RenderableType] = [marker, name, shown]
         if view.phase == PHASE_ONE:
             row.append(str(view.piles[i]))
         grid.add_row(*row)
     parts: list[RenderableType] = [head, trick_line, grid]
     if view.phase == OVER:
-        loser = view.names[view.loser] if view.loser is not None else "nobody"
-        parts.append(Text(f"Game over: {loser} is the loser.", style="bold"))
+        parts.append(Text(f"Game over: {losers_text(view.names, view.losers)}.", style="bold"))
     return Group(*parts)
 
 
-def violation(v: Violation) -> RenderableType:
-    """An illegal action in red: rule, reason, and what was legal instead."""
+def losers_text(names: Iterable[str], losers: list[int]) -> str:
+    """``Cai is the loser``, ``Anna and Bo are the losers``, ``nobody is the loser``."""
+    named = [list(names)[p] for p in losers]
+    if len(named) > 1:
+        return f"{', '.join(named[:-1])} and {named[-1]} are the losers"
+    return f"{named[0] if named else 'nobody'} is the loser"
+
+
+def violation(v: Violation, what: str = "") -> RenderableType:
+    """An illegal action in red: rule, reason, and what was legal instead.
+
+    Actions are shown as they are written in a record, deals in object form,
+    so that an alternative can be pasted back; ``what`` names what a deal
+    hands out ("the low cards"), for the line that sums up many deals.
+    """
     lines = Text()
     where = f"action {v.index}" if v.index is not None else "result"
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
-        lines.append(f": {v.action}", style="red")
+        lines.append(f": {legal.show(legal.form_of_text(v.action))}", style="red")
     lines.append(f"\n  rule {v.rule}: ", style="red")
     lines.append(v.message, style="red")
     if v.index is not None:
-        legal = ", ".join(v.alternatives) if v.alternatives else "nothing"
-        lines.append(f"\n  legal instead: {legal}")
+        lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
     return lines
 
 
-def step(s: Step) -> RenderableType:
-    """One replay step: the action in words, then the table."""
+def alternatives(forms: list[legal.Form], what: str = "", label: str = "legal") -> Text:
+    """``legal instead: A, B``: plain actions on one line, each deal on a line of its own."""
+    shown, more = legal.summary(forms, what)
+    plain = [f for f in shown if isinstance(f, str)]
+    deals = [f for f in shown if not isinstance(f, str)]
+    out = Text(f"\n  {label}:")
+    if plain:
+        out.append(" " + ", ".join(plain))
+    elif not deals:
+        out.append(" nothing")
+    for deal in deals:
+        out.append(f"\n    {legal.show(deal)}")
+    if more:
+        out.append(f"\n    {more}", style="dim")
+    return out
+
+
+THIRD_PERSON_ENDINGS = ("sses", "shes", "ches", "xes", "zes")
+
+
+def _base_form(verb: str) -> str:
+    """``beats`` -> ``beat``, ``picks`` -> ``pick``, ``passes`` -> ``pass``."""
+    if verb.endswith("ies") and len(verb) > 3:
+        return verb[:-3] + "y"
+    if verb.endswith(THIRD_PERSON_ENDINGS):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def attempt(words: str, player: str, action: str) -> str:
+    """The narration of a rejected action as an attempt: ``Bo tries to beat 9♥ with 7♥``.
+
+    The narration says what the action would do, in the present tense
+    ("Bo beats 9♥ with 7♥"), which reads as if it happened; the verbs become
+    "tries to beat", "tries to dare and turn".  Narration of another shape
+    falls back to the action as written: ``Bo tries: Bo play 7H``.
+    """
+    head = f"{player} "
+    rest = words[len(head) :].split(" ") if words.startswith(head) else []
+    if not rest or not rest[0].isalpha() or not rest[0].endswith("s"):
+        return f"{player} tries: {action}"
+    rest[0] = _base_form(rest[0])
+    for i in range(1, len(rest) - 1):
+        follows = rest[i + 1]
+        if rest[i] == "and" and follows.isalpha() and follows.islower() and follows.endswith("s"):
+            rest[i + 1] = _base_form(follows)
+    return f"{player} tries to " + " ".join(rest)
+
+
+def step(s: Step, viewer: str | None = None) -> RenderableType:
+    """One replay step: the action in words, then the table.
+
+    A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
+    followed by the violation and the table as it stands, unchanged.
+    """
     title = Text(f"[{s.index}] ", style="bold cyan")
     if s.violation is not None:
-        title.append(s.words, style="bold red")
-        return Group(title, violation(s.violation), table(s.table))
+        player = s.violation.player or ""
+        title.append(attempt(s.words, player, s.action), style="bold red")
+        what = s.table.deal.what if s.table.deal is not None else ""
+        return Group(title, violation(s.violation, what), table(s.table, viewer))
     title.append(s.words, style="bold")
-    title.append(f"   ({s.action})", style="dim")
-    return Group(title, table(s.table))
+    title.append(f"   ({legal.show(legal.form_of_text(s.action))})", style="dim")
+    parts: list[RenderableType] = [title]
+    if s.events:
+        parts.append(Text("  → " + "; ".join(s.events), style="cyan"))
+    for note in s.notes:
+        parts.append(Text(f"  ? not checked ({note.rule}): {note.message}", style="yellow"))
+    parts.append(table(s.table, viewer))
+    return Group(*parts)
 
 
-def start(report: Report) -> RenderableType:
+def start(report: Report, viewer: str | None = None) -> RenderableType:
     """The table before the first action."""
     assert report.start is not None
     title = Text(
         f"Start · {report.variant} · {len(report.players)} players: " + ", ".join(report.players),
         style="bold cyan",
     )
-    return Group(title, table(report.start))
+    return Group(title, table(report.start, viewer))
 
 
 def verdict_line(file: str, report: Report) -> Text:
@@ -149,16 +243,65 @@ def verdict_line(file: str, report: Report) -> Text:
         f"{report.applied} of {report.actions} actions applied"
     )
     if report.finished:
-        out.append(f" · finished, loser {report.loser or 'nobody'}")
+        if len(report.losers) > 1:
+            out.append(f" · finished, losers {' and '.join(report.losers)}")
+        else:
+            out.append(f" · finished, loser {report.loser or 'nobody'}")
+    elif report.stopped:
+        out.append(" · not followed to the end (it depends on unseen cards)")
     else:
         out.append(" · not finished")
+    if report.undetermined:
+        count = len(report.undetermined)
+        out.append(f" · {count} check{'s' if count > 1 else ''} undetermined", style="yellow")
     return out
 
 
-def verdict(file: str, report: Report) -> RenderableType:
-    """The readable verdict on one record."""
+def undetermined(v: Violation) -> Text:
+    """A check that could not be made, in yellow: where, which rule, and why."""
+    where = f"action {v.index}" if v.index is not None else "before the first action"
+    out = Text(f"? undetermined at {where}", style="bold yellow")
+    if v.player:
+        out.append(f" ({v.player})", style="yellow")
+    out.append(f"\n  rule {v.rule}: {v.message}", style="yellow")
+    return out
+
+
+def verdict(file: str, report: AnyReport) -> RenderableType:
+    """The readable verdict on one record (or session)."""
+    if isinstance(report, SessionReport):
+        return session_verdict(file, report)
     parts: list[RenderableType] = [verdict_line(file, report)]
     parts.extend(violation(v) for v in report.violations)
+    parts.extend(undetermined(v) for v in report.undetermined)
+    return Group(*parts)
+
+
+def session_verdict(file: str, report: SessionReport) -> RenderableType:
+    """A session: one line per game, its violations, then the score table."""
+    head = Text(f"{file}: ")
+    head.append(report.status, style="bold red" if report.violations else "bold green")
+    head.append(f" · session of {len(report.games)} games · {report.variant}")
+    parts: list[RenderableType] = [head]
+    for number, game in enumerate(report.games):
+        parts.append(verdict_line(f"  game {number}", game))
+        parts.extend(violation(v) for v in game.violations)
+        parts.extend(undetermined(v) for v in game.undetermined)
+    for claim in report.claims:
+        parts.append(violation(claim))
+    if report.scores is not None:
+        grid = Table(title="Scores", title_justify="left", box=None, pad_edge=False)
+        grid.add_column("player")
+        for number in range(len(report.games)):
+            grid.add_column(f"game {number}", justify="right")
+        grid.add_column("total", justify="right", style="bold")
+        for name in report.players:
+            row = [name]
+            for points in report.points:
+                row.append(str(points[name]) if points is not None else "-")
+            row.append(str(report.scores[name]))
+            grid.add_row(*row)
+        parts.append(grid)
     return Group(*parts)
 
 
@@ -168,3 +311,93 @@ def invalid(file: str, error: str) -> Text:
     out.append("invalid", style="bold yellow")
     out.append(f" · {error}")
     return out
+
+
+def replay_parts(
+    label: str,
+    report: Report,
+    at: int | None = None,
+    to: int | None = None,
+    viewer: str | None = None,
+) -> list[RenderableType]:
+    """What ``replay`` prints: the steps asked for, then the verdict on the whole record.
+
+    ``report`` covers the whole record (``adjudicate(game, steps=True)``);
+    ``at`` shows one action, ``to`` the actions up to it.  Whatever part is
+    shown, the closing lines are the record's verdict, and when the part
+    ends before the record does, a line says so first.
+    """
+    parts: list[RenderableType] = []
+    last = report.steps[-1].index if report.steps else None
+    first_bad = next((v.index for v in report.violations if v.index is not None), None)
+    if at is not None:
+        shown = [s for s in report.steps if s.index == at]
+        if shown:
+            parts.append(step(shown[0], viewer))
+        else:
+            parts.append(Text(f"Action {at} was never reached: action {first_bad} is illegal."))
+            parts.append(step(report.steps[-1], viewer) if report.steps else start(report, viewer))
+        end = at
+    else:
+        parts.append(start(report, viewer))
+        for s in report.steps:
+            if to is not None and s.index > to:
+                break
+            parts.extend(("", step(s, viewer)))
+        end = to
+    parts.append("")
+    if end is not None and last is not None and end < last:
+        note = f"Stopped before the end (shown up to action {end} of 0-{report.actions - 1})"
+        if first_bad is not None and first_bad > end:
+            note += f"; the record is illegal at action {first_bad}"
+        parts.append(Text(note + ". The verdict on the whole record:", style="dim"))
+    parts.append(verdict(label, report))
+    return parts
+
+
+def position(label: str, where: legal.Position) -> RenderableType:
+    """``legal``: where in the record, the table there, and the legal actions one per line."""
+    state = where.state
+    head = Text(f"{label} · ", style="bold cyan")
+    if where.at == where.actions:
+        head.append(f"after the last action ({where.actions} applied)", style="bold cyan")
+    else:
+        head.append(
+            f"before action {where.at} ({where.at} of {where.actions} actions applied)",
+            style="bold cyan",
+        )
+    parts: list[RenderableType] = [head, table(state.view())]
+    if state.finished:
+        said = losers_text(state.names, state.losers)
+        parts.append(Text(f"The game is over ({said}): no action may follow."))
+        return Group(*parts)
+    if state.stopped is not None:
+        parts.append(Text(f"The game cannot be followed here: {state.stopped}.", style="yellow"))
+        return Group(*parts)
+    shown, more = legal.summary(where.legal, where.deal_what)
+    movers = " or ".join(where.movers) or "nobody"
+    parts.append(Text(f"Legal actions ({len(where.legal)}), {movers} to act:", style="bold"))
+    for form in shown:
+        parts.append(Text("  " + legal.show(form)))
+    if more:
+        parts.append(Text("  " + more, style="dim"))
+    if where.with_unseen:
+        parts.append(
+            Text(
+                f"With a card nobody has seen ({len(where.with_unseen)}), also legal:",
+                style="bold",
+            )
+        )
+        listed = [legal.show(f) for f in where.with_unseen]
+        parts.append(Text("  " + ", ".join(listed[:UNSEEN_SHOWN])))
+        if len(listed) > UNSEEN_SHOWN:
+            parts.append(Text(f"  … and {len(listed) - UNSEEN_SHOWN} more", style="dim"))
+    if any(isinstance(f, dict) for f in where.legal):
+        parts.append(
+            Text(
+                "  The shuffle decides who gets which card: these deals are examples; any deal "
+                "of the same cards to the same players in the shares the rule gives is legal.",
+                style="dim",
+            )
+        )
+    return Group(*parts)

@@ -92,8 +92,8 @@ def test_json_output_keeps_input_order_and_names_lines(
     assert results[2]["violations"][0]["rule"] == "result.loser"
     assert results[3]["error"].startswith("not JSON")
     assert set(results[0]) == {
-        "file", "status", "variant", "actions", "applied", "finished", "loser", "violations",
-        "error",
+        "file", "status", "variant", "actions", "applied", "finished", "loser", "losers",
+        "violations", "undetermined", "error",
     }  # fmt: skip
 
 

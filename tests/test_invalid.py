@@ -150,13 +150,16 @@ def test_check_json_says_invalid_with_the_error(
 
 @pytest.mark.parametrize(("case", "text", "where"), CASES, ids=[c[0] for c in CASES])
 def test_replay_says_invalid_in_one_line(case: str, text: str, where: str, tmp_path: Path) -> None:
+    """The same line as check's, on the same stream (stdout): a verdict, not a usage error."""
     path = tmp_path / "record.json"
     path.write_text(text, encoding="utf-8")
     code, out, err, exc = run("replay", str(path))
     assert exc is None
     assert code == 2
-    assert out == ""
-    assert_one_line_naming(err, where)
+    assert err == ""
+    assert out.startswith(f"{path}: invalid")
+    assert_one_line_naming(out, where)
+    assert out == run("check", str(path))[1]
 
 
 def test_a_missing_file_is_invalid(tmp_path: Path) -> None:

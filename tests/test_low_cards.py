@@ -1,10 +1,10 @@
 """The `deal` act: low cards between the phases, Koira's tie shared out, and edge cases.
 
-Sources: 000 'All Players play to Each Trick in Phase One' (the shit cards, dealt
+Sources: pagat.com, 'All Players play to Each Trick in Phase One' (the shit cards, dealt
 one at a time in the order of the first deal), 'Variants: end of phase one'
 (limits 6, 7, 10 or the indicator's rank), 'Atlanta Variation' (the dreck with
 the six of trumps, shared as evenly as possible), 'Koira' (a tie that cannot be
-played off is shuffled into the tied players' piles); 003 III.C.  The engine
+played off is shuffled into the tied players' piles); the Goat treatise III.C.  The engine
 cannot know a shuffle, so ``check`` must take *any* lawful deal, not just the
 ones ``legal_actions`` offers as samples, and reject every other one precisely.
 """

@@ -1,6 +1,6 @@
 """Phase one where everybody plays to each trick: one test or more per rule and option.
 
-Sources: 000 'All Players play to Each Trick in Phase One', 'Variants: trick
+Sources: pagat.com, 'All Players play to Each Trick in Phase One', 'Variants: trick
 play and sluffing', 'Variants: end of phase one', 'Mattis', 'Atlanta
 Variation', 'Koira'.  Decks are built so that each hand and the top of the
 stock are known; the rest of the stock is the remaining cards in pack order.
@@ -280,7 +280,7 @@ def trick_starts(end: str) -> tuple[list[tuple[int, list[int]]], int]:
 
 
 def test_the_three_ends_of_phase_one_on_one_deck() -> None:
-    """000 'All Players play to Each Trick' (a player due has no card) and 'Variants: end of
+    """pagat.com, 'All Players play to Each Trick' (a player due has no card) and 'Variants: end of
     phase one' (no trick begun with an empty talon; or only if everyone holds two cards)."""
     default, default_length = trick_starts("no_card")
     talon, talon_length = trick_starts("talon_empty")

@@ -169,7 +169,7 @@ def test_bottom_joined_run_crosses_plays() -> None:
 
 
 def test_card_pick_leaves_the_rest_of_a_run_in_play() -> None:
-    """000 'Koira' variants: a run counts as a play until all its cards are gone."""
+    """pagat.com, 'Koira' variants: a run counts as a play until all its cards are gone."""
     options = {"sequences": "two", "pick_from": "bottom", "pick_takes": "card"}
     hands = {"A": "3C 4C 5C 8H", "B": "2D", "C": "9D"}
     state = state_after(hands, ["A play 3C 4C 5C", "B pick 3C"], options)

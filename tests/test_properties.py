@@ -218,7 +218,7 @@ def assert_one_wrong_action_is_caught(game: Game, rng: random.Random) -> None:
 def test_phase_two_beats_only_upwards_in_suit_or_with_a_trump(
     table: tuple[str, int], seed: int
 ) -> None:
-    """The family's beating rule (000, 002, 003): an independent oracle for ``beats``.
+    """The family's beating rule (pagat.com, Wikipedia, the Goat treatise): an oracle for ``beats``.
 
     A play onto a trick in phase two is a higher card (run) of the top play's
     suit, or trumps on a non-trump; variant options only ever forbid more.

@@ -42,6 +42,8 @@ def test_sample_has_title_source_notes_and_expectation(name: str) -> None:
     about = meta(name)
     for key in ("title", "source", "notes", "expect"):
         assert about.get(key), f"{name}: meta.{key} is missing"
+    known = {"status", "finished", "loser", "losers", "rule", "index", "game", "scores"}
+    assert set(about["expect"]) <= known | {"undetermined", "error"}, about["expect"]
     assert about["expect"]["status"] in EXIT
 
 
@@ -55,14 +57,19 @@ def test_sample_checks_as_its_file_says(
     verdict = json.loads(out)
     assert code == EXIT[expect["status"]]
     assert verdict["status"] == expect["status"]
-    for key in ("finished", "loser"):
+    for key in ("finished", "loser", "losers", "scores"):
         if key in expect:
             assert verdict[key] == expect[key], key
+    if "error" in expect:
+        assert verdict["error"].startswith(expect["error"])
     if "rule" in expect:
         first = verdict["violations"][0]
         assert (first["rule"], first["index"]) == (expect["rule"], expect["index"])
+        assert first.get("game") == expect.get("game"), "game"
     elif expect["status"] != "illegal":
         assert verdict["violations"] == []
+    noted = [{"index": u["index"], "rule": u["rule"]} for u in verdict["undetermined"]]
+    assert noted == expect.get("undetermined", []), "undetermined"
     assert verdict == snapshot
 
 

@@ -336,7 +336,7 @@ def apply(state: State, action: Action) -> None:
         and state.deal is None
         and phase_one_all.must_close_first(state, action)
     ):
-        phase_one_all.close(state)
+        phase_one_all.close(state, announce=False)  # narrate() says it before the act
     _phase(state).apply(state, action)
     state.steps += 1
 
@@ -351,8 +351,14 @@ def push(state: State, action: Action) -> None:
 
 def narrate(state: State, action: Action) -> str:
     """The action in words, as said at the table; call before applying it."""
-    if _closes_into_other_state(state, action):
-        return narrate(_ahead(state), action)
+    if (
+        state.phase == PHASE_ONE
+        and state.deal is None
+        and phase_one_all.must_close_first(state, action)
+    ):
+        winner = state.names[state.decided]  # type: ignore[index]
+        count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
+        return f"{winner} takes the trick ({count} cards); " + narrate(_ahead(state), action)
     if state.deal is not None and action.act == "deal":
         return deals.narrate(state, action)
     if state.phase == PHASE_ONE:

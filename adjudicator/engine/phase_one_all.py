@@ -24,7 +24,7 @@ from collections import Counter
 from itertools import combinations
 
 from adjudicator.actions import Action
-from adjudicator.cards import Card, card_text, cards_text, suit
+from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, suit
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
     can_dare,
@@ -184,9 +184,10 @@ def _settle(state: State, winner: int) -> None:
     state.tied = []
     state.turn = winner
     state.decided = winner
-    say(state, f"{state.names[winner]} wins the trick")
     if state.options.sluffing == "none":
         close(state)
+    else:
+        say(state, f"{state.names[winner]} wins the trick")
 
 
 def close(state: State, announce: bool = True) -> None:
@@ -612,7 +613,7 @@ def narrate(state: State, action: Action) -> str:
         return f"{name} takes the trick ({count} cards)"
     if act == "dare":
         top = state.stock[-1] if state.stock else None
-        shown = action.cards[0] if action.cards else top
+        shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
         what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
     else:
         what = f"{name} plays {cards_text(action.cards)}"

@@ -12,7 +12,16 @@ hand the player draws back to a full hand while the stock lasts.
 from __future__ import annotations
 
 from adjudicator.actions import Action
-from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, cards_text, rank, suit, suit_name
+from adjudicator.cards import (
+    SUIT_SYMBOLS,
+    UNKNOWN,
+    Card,
+    card_text,
+    cards_text,
+    rank,
+    suit,
+    suit_name,
+)
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
     can_dare,
@@ -334,7 +343,7 @@ def narrate(state: State, action: Action) -> str:
         return f"{name} picks up {card_list(state.trick[-1][1])}" if state.trick else "picks up"
     if act == "dare":
         top = state.stock[-1] if state.stock else None
-        shown = action.cards[0] if action.cards else top
+        shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
         what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
     elif act == "play":
         what = f"{name} plays {cards_text(action.cards)}"

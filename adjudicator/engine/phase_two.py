@@ -1,4 +1,4 @@
-"""Phase two: beat the top play or pick up (000 'Play in the second phase').
+"""Phase two: beat the top play or pick up (pagat.com, 'Play in the second phase').
 
 A play is one card or, where ``sequences`` allows, a run of one suit.  It beats
 the top play when its lowest card is above the top play's highest card in that
@@ -32,7 +32,7 @@ from adjudicator.engine.violations import Violation
 
 
 def anti_trump_suit(state: State) -> int | None:
-    """The anti-trump suit of 000 'Anti-trumps', if the options have one."""
+    """The anti-trump suit of pagat.com, 'Anti-trumps', if the options have one."""
     kind = state.options.anti_trump
     trump = state.trump
     if kind == "none" or trump is None:

@@ -292,6 +292,8 @@ class State:
             if self.options.trump_card == "turned_up" and self.stock and self.phase == PHASE_ONE
             else None,
             decided=self.decided,
+            trump_card=self.options.trump_card,
+            indicator_down=self.indicator_down,
         )
 
     def clone(self) -> State:
@@ -357,3 +359,5 @@ class TableView:
     stored: list[int] = field(default_factory=list)
     turned_up: Card | None = None
     decided: int | None = None
+    trump_card: str = "stock_last"
+    indicator_down: bool = False

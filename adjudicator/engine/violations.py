@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -19,7 +20,7 @@ class Violation:
     index: int | None = None
     player: str | None = None
     action: str | None = None
-    alternatives: list[str] = field(default_factory=list)
+    alternatives: list[str | dict[str, Any]] = field(default_factory=list)
     undetermined: bool = False
     """The check could not be made: it depends on cards nobody knows (the action stands)."""
     invalid: bool = False

@@ -1,0 +1,175 @@
+"""The legal actions at a point of a record, in the notation a record is written in.
+
+``adjudicator legal`` and every "legal instead" use this module, so what they
+print can be pasted back into a record: a string such as ``"Bo play QH"``, or
+the object form for a deal (``{"player": "Cai", "act": "deal", "to": {...}}``).
+
+Positions are counted like actions, from 0: position ``N`` is the table just
+before action ``N`` (after actions ``0 .. N-1``), so the legal actions at
+position ``N`` are what could have been done instead of action ``N``.
+Position ``len(actions)`` (the default) is what may come next.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator import engine
+from adjudicator.actions import Action
+from adjudicator.engine.state import State
+from adjudicator.engine.violations import Violation
+from adjudicator.record import Game, RecordError
+
+Form = str | dict[str, Any]
+"""An action as written in a record: a string, or an object (deals)."""
+
+DEALS_SHOWN = 3
+"""Deals listed in full before the rest are summed up as a count."""
+
+
+def form_of_text(text: str) -> Form:
+    """The record form of an action in record notation (``Action.text``).
+
+    Every act is a string already, except a deal, whose text form
+    (``Cai deal Anna:2H,5C Bo:3D``) is no record notation: it becomes the
+    object form.
+    """
+    words = text.split()
+    if len(words) < 2 or words[1] != "deal":
+        return text
+    to: dict[str, list[str]] = {}
+    for word in words[2:]:
+        receiver, _, cards = word.rpartition(":")
+        to[receiver] = [c for c in cards.split(",") if c]
+    return {"player": words[0], "act": "deal", "to": to}
+
+
+def unique(forms: Iterable[Form]) -> list[Form]:
+    """``forms`` without repeats, in their first order."""
+    seen: set[str] = set()
+    out: list[Form] = []
+    for form in forms:
+        key = json.dumps(form, sort_keys=True, ensure_ascii=False)
+        if key not in seen:
+            seen.add(key)
+            out.append(form)
+    return out
+
+
+def forms(actions: Iterable[Action], names: tuple[str, ...]) -> list[Form]:
+    """Engine actions as unique record forms."""
+    return unique(a.record_form(names) for a in actions)
+
+
+def show(form: Form) -> str:
+    """One record form as it is pasted into a record: a string, or compact JSON."""
+    if isinstance(form, str):
+        return form
+    return json.dumps(form, ensure_ascii=False)
+
+
+def summary(listed: list[Form], what: str = "") -> tuple[list[Form], str | None]:
+    """The forms to print and, when deals were left out, a line saying how many.
+
+    Deals beyond the first :data:`DEALS_SHOWN` are summed up: the shuffle
+    decides who gets which card, so a list of them says little.
+    """
+    deals = [f for f in listed if isinstance(f, dict)]
+    if len(deals) <= DEALS_SHOWN + 1:
+        return listed, None
+    keep = {id(f) for f in deals[:DEALS_SHOWN]}
+    shown = [f for f in listed if not isinstance(f, dict) or id(f) in keep]
+    more = len(deals) - DEALS_SHOWN
+    return shown, f"… and {more} more ways to deal {what or 'the cards'}"
+
+
+@dataclass
+class Position:
+    """The table before action ``at`` of a record, and what is legal there."""
+
+    at: int
+    actions: int
+    state: State
+    legal: list[Form] = field(default_factory=list)
+    with_unseen: list[Form] = field(default_factory=list)
+    """Actions that name a card nobody has seen (``??``) and would be legal if the hidden
+    card is that one."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.state.names
+
+    @property
+    def movers(self) -> list[str]:
+        """Who may act now: the player to move, or the players entitled to deal."""
+        state = self.state
+        if state.finished:
+            return []
+        if state.deal is not None:
+            return [state.names[p] for p in sorted(state.deal.shufflers)]
+        return [state.names[state.turn]] if state.turn is not None else []
+
+    @property
+    def deal_what(self) -> str:
+        """What is to be dealt, in words, when a deal is due."""
+        return self.state.deal.what if self.state.deal is not None else ""
+
+    def as_json(self) -> dict[str, Any]:
+        """``legal --json``: the position and the legal actions in record form."""
+        state = self.state
+        return {
+            "at": self.at,
+            "actions": self.actions,
+            "finished": state.finished,
+            "loser": state.names[state.loser] if state.loser is not None else None,
+            "to_move": self.movers,
+            "legal": self.legal,
+            "with_unseen": self.with_unseen,
+            "stopped": self.state.stopped,
+        }
+
+
+class Unreachable(Exception):
+    """The position lies beyond an illegal action: the replay cannot get there."""
+
+    def __init__(self, violation: Violation) -> None:
+        self.violation = violation
+        super().__init__(violation.message)
+
+
+def position(game: Game, at: int | None = None) -> Position:
+    """Replay ``game`` up to position ``at`` (default: after the last action).
+
+    Raises :class:`Unreachable` when an action before ``at`` is illegal, with
+    the violation filled in as the adjudicator would (index, player, action).
+    """
+    stop = len(game.actions) if at is None else at
+    if not 0 <= stop <= len(game.actions):
+        raise ValueError(f"position {stop} is not in 0-{len(game.actions)}")
+    state = engine.new_state(game)
+    names = game.players
+    for index, action in enumerate(game.actions[:stop]):
+        if state.stopped is not None:
+            break
+        bad = engine.check(state, action)
+        if bad is not None and bad.invalid:
+            raise RecordError(f"actions[{index}]", bad.message)
+        if bad is not None and not bad.undetermined:
+            bad.index = index
+            bad.player = names[action.player]
+            bad.action = action.text(names)
+            bad.alternatives = forms(engine.legal_actions(state), names)
+            raise Unreachable(bad)
+        engine.apply(state, action)
+        late = state.late
+        if late is not None:
+            assert late.index is not None
+            late.action = game.actions[late.index].text(names)
+            raise Unreachable(late)
+    unseen = forms((a for a, _ in engine.unseen_actions(state)), names)
+    return Position(
+        stop, len(game.actions), state, forms(engine.legal_actions(state), names), unseen
+    )

@@ -1,0 +1,152 @@
+"""replay --interactive: the Textual app, driven by Textual's pilot.
+
+The app keeps the plain text of what it shows in ``app.shown``; the tests
+press keys and read it, and the app's frame number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from adjudicator.adjudicate import Report, adjudicate
+from adjudicator.bulk import document_from_text
+from adjudicator.tui import ReplayApp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def report(name: str) -> Report:
+    text = (ROOT / "sample_games" / name).read_text(encoding="utf-8")
+    return adjudicate(document_from_text(text), steps=True)
+
+
+def drive(app: ReplayApp, keys_and_checks: list) -> None:
+    """Press keys in turn; after each group, call its check on the app."""
+
+    async def go() -> None:
+        async with app.run_test(size=(110, 60)) as pilot:
+            await pilot.pause()
+            for keys, check in keys_and_checks:
+                if keys:
+                    await pilot.press(*keys)
+                    await pilot.pause()
+                check(app)
+
+    asyncio.run(go())
+
+
+def test_step_forward_and_back_and_jump_to_the_violation() -> None:
+    app = ReplayApp("beat.json", report("illegal_phase2_beat.json"))
+
+    def at_start(a: ReplayApp) -> None:
+        assert a.frame == 0
+        assert "Start · pagat · 3 players" in a.shown["step"]
+        assert "Before the first action" in a.shown["where"]
+        assert "illegal" in a.shown["where"]  # the record's verdict is always in view
+
+    def after_first(a: ReplayApp) -> None:
+        assert a.frame == 1
+        assert "[0] A leads 9♥" in a.shown["step"]
+        assert "Action 0 of 0-1" in a.shown["where"]
+
+    def at_violation(a: ReplayApp) -> None:
+        assert a.frame == 2
+        assert "B tries to beat 9♥ with 7♥" in a.shown["step"]
+        assert "rule phase2.beat" in a.shown["step"]
+
+    def back_one(a: ReplayApp) -> None:
+        assert a.frame == 1
+
+    def clamped(a: ReplayApp) -> None:
+        assert a.frame == 2
+
+    drive(
+        app,
+        [
+            ((), at_start),
+            (("right",), after_first),
+            (("p",), at_start),
+            (("v",), at_violation),
+            (("left",), back_one),
+            (("n", "n", "n", "n"), clamped),
+        ],
+    )
+
+
+def test_the_rule_text_of_the_violation_on_a_key() -> None:
+    app = ReplayApp("beat.json", report("illegal_phase2_beat.json"))
+
+    def hidden(a: ReplayApp) -> None:
+        assert a.shown["rule"] == ""
+
+    def shown(a: ReplayApp) -> None:
+        assert "phase2.beat" in a.shown["rule"]
+        assert "pagat.com, 'Play in the second phase'" in a.shown["rule"]
+        assert "What it checks" in a.shown["rule"]
+
+    drive(app, [((), hidden), (("r",), shown), (("r",), hidden)])
+
+
+def test_as_a_player_hides_the_other_hands() -> None:
+    app = ReplayApp("beat.json", report("illegal_phase2_beat.json"), viewer="A")
+
+    def only_mine(a: ReplayApp) -> None:
+        step = a.shown["step"]
+        assert "9♥ K♦" in step  # A's own hand
+        assert "7♥ 2♣ K♣" not in step and "3 cards" in step  # B's, as a count
+        assert "2 cards" in step  # C's
+
+    drive(app, [((), only_mine)])
+
+
+def test_a_legal_record_has_no_violation_to_jump_to() -> None:
+    app = ReplayApp("ok.json", report("pagat_example_trick_completed.json"))
+
+    def stays(a: ReplayApp) -> None:
+        assert a.frame == 0
+
+    def no_rule(a: ReplayApp) -> None:
+        assert "there is no violation" in a.shown["rule"]
+
+    def at_end(a: ReplayApp) -> None:
+        assert a.frame == a.frames - 1
+
+    drive(app, [(("v",), stays), (("r",), no_rule), (("end",), at_end)])
+
+
+def test_quit_ends_the_app() -> None:
+    app = ReplayApp("beat.json", report("illegal_phase2_beat.json"))
+
+    async def go() -> None:
+        async with app.run_test() as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(go())
+
+
+def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
+    from adjudicator import tui
+    from adjudicator.cli import main
+
+    started: list[ReplayApp] = []
+    monkeypatch.setattr(tui.ReplayApp, "run", lambda self: started.append(self))
+    result = CliRunner().invoke(
+        main,
+        [
+            "replay",
+            "-i",
+            "--as",
+            "B",
+            "--step",
+            "0",
+            str(ROOT / "sample_games" / "illegal_phase2_beat.json"),
+        ],
+    )
+    assert result.exit_code == 1  # the record's verdict
+    (app,) = started
+    assert app.viewer == "B" and app.frame == 1
