@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator import engine, legal
+from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record import Game, RecordError, Scoring, Session
@@ -115,6 +116,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
             bad.player = names[action.player]
             if bad.invalid:
                 raise RecordError(f"actions[{index}]", bad.message)
+            if bad.rule == "game.stopped":  # the act would pass into a course nobody knows
+                bad.index = index - 1 if index else None
+                bad.player = None
+                report.undetermined.append(bad)
+                report.stopped = True
+                break
             if not bad.undetermined:
                 bad.action = action.text(names)
                 bad.alternatives = legal_texts(state)
@@ -142,7 +149,14 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
             assert late.index is not None
             before = _state_before(game, late.index)
             late.action = game.actions[late.index].text(names)
-            late.alternatives = legal_texts(before)
+            # What was legal there, knowing now that the trick was the last: no sluff
+            # by a player who could still win it.
+            allowed = [
+                a
+                for a in engine.legal_actions(before)
+                if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
+            ]
+            late.alternatives = legal.forms(allowed, names)
             report.violations.append(late)
             applied = late.index
             break
@@ -160,7 +174,7 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
     report.losers = [names[p] for p in state.losers] if state.finished else []
     report.loser = report.losers[0] if len(report.losers) == 1 else None
     report.out_order = [[names[p] for p in group] for group in state.out_order]
-    report.stopped = state.stopped is not None
+    report.stopped = report.stopped or state.stopped is not None
     if not report.violations and stop is None and not report.stopped:
         claim = _claim_problem(game, report)
         if claim is not None:

@@ -728,7 +728,10 @@ def _build_start_one(start: StartPhaseOne, game: Game, names: dict[str, int]) ->
     trump_card = None
     if start.trump_card is not None:
         trump_card = UNKNOWN if start.trump_card == UNKNOWN_TEXT else parse_card(start.trump_card)
-        where.append((trump_card, "start.trump_card"))
+        if options.trump_card != "turned_up":
+            where.append((trump_card, "start.trump_card"))
+        # A turned-up trump is written where it lies as well: under the stock (its last
+        # card) until drawn or exchanged, then in a hand or pile; it names which card it is.
     _check_copies(where, options.decks)
     if len(where) > 52 * options.decks:
         raise RecordError("start", f"{len(where)} cards: more than the pack holds")
@@ -761,6 +764,15 @@ def _build_start_one(start: StartPhaseOne, game: Game, names: dict[str, int]) ->
             raise RecordError(
                 "start.trump_card", "the turned-up trump was shown to everyone: write the card"
             )
+        if kind == "turned_up" and stock and stock[-1] != trump_card:
+            two = (trump_card // 13) * 13  # type: ignore[operator]
+            if stock[-1] != two:
+                raise RecordError(
+                    f"start.stock[{len(stock) - 1}]",
+                    f"the stock's last card lies face up under it: the turned-up trump "
+                    f"({card_code(trump_card)}) or, after an exchange, the two of trumps "  # type: ignore[arg-type]
+                    f"({card_code(two)})",
+                )
     if stored_where and not options.set_aside_trumps:
         raise RecordError("start.stored", "these rules store no trumps for phase two")
     if reserve and n != 2:

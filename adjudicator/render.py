@@ -80,6 +80,8 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     else:
         trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else "unknown"
         head.append(f" · trump {trump} · out of play {view.discard}")
+        if view.reserve:
+            head.append(f" · avstickshög {view.reserve}")
         if view.trick:
             head.append(f" · trick needs {view.trick_target} plays")
     if view.deal is not None:
@@ -136,7 +138,12 @@ def violation(v: Violation, what: str = "") -> RenderableType:
     hands out ("the low cards"), for the line that sums up many deals.
     """
     lines = Text()
-    where = f"action {v.index}" if v.index is not None else "result"
+    if v.index is not None:
+        where = f"action {v.index}"
+    else:
+        where = "session" if v.rule.startswith("session.") else "result"
+    if v.game is not None:
+        where = f"game {v.game}, {where}"
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
         lines.append(f": {legal.show(legal.form_of_text(v.action))}", style="red")

@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import (
     PROPERTY,
+    assert_generated_is_checked,
     assert_one_wrong_action_is_caught,
     assert_rule,
     listed,
@@ -211,6 +212,7 @@ def play_out(record: dict[str, Any], rng: random.Random) -> tuple[Game, bool]:
     def observe(state: State, actions: list[Action], _: Action) -> None:
         assert Counter(state.all_cards()) == pack, f"cards lost or made by {game.actions[-1:]}"
         _, keys = listed(state)
+        assert_generated_is_checked(state)
         assert actions, f"stuck after {len(game.actions)} actions with {record['options']}"
         for action in actions:
             assert engine.check(state, action) is None, action

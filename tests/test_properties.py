@@ -132,6 +132,13 @@ def unlisted(
     return found
 
 
+def assert_generated_is_checked(state: State) -> None:
+    """``legal_actions`` generates directly; it must list exactly what ``check`` passes."""
+    generated = engine.legal_actions(state)
+    assert len(set(generated)) == len(generated), "legal_actions lists an action twice"
+    assert set(generated) == set(engine.legal_by_check(state))
+
+
 def assert_rule(violation: Any, action: Action) -> None:
     """A failed check names a well-formed rule id and says why."""
     assert violation is not None, f"{action} is not listed, yet check passes it"
@@ -174,6 +181,7 @@ def test_legal_actions_and_check_agree(table: tuple[str, int], seed: int) -> Non
     _, game = play(table, seed)
     rng = random.Random(seed)
     for _, state in states(game):
+        assert_generated_is_checked(state)
         actions, keys = listed(state)
         for action in actions:
             assert engine.check(state, action) is None, action

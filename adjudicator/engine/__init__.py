@@ -15,8 +15,9 @@ from collections import Counter
 
 from adjudicator.actions import ANY_TIME, Action
 from adjudicator.cards import UNKNOWN, Card, suit
-from adjudicator.engine import deals, phase_one_all, phase_one_pairs, phase_two
+from adjudicator.engine import deals, intermission, phase_one_all, phase_one_pairs, phase_two
 from adjudicator.engine.common import can_dare
+from adjudicator.engine.narration import say
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import OVER, PHASE_ONE, PHASE_TWO, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
@@ -33,6 +34,7 @@ __all__ = [
     "close_window",
     "ends_when_window_closes",
     "legal_actions",
+    "legal_by_check",
     "moved_cards",
     "narrate",
     "new_state",
@@ -152,7 +154,8 @@ def _start_phase_one(state: State, game: Game, written: list[Card]) -> None:
     written += start.stock + start.reserve
     card = start.trump_card
     if card is not None:
-        written.append(card)
+        if options.trump_card != "turned_up":
+            written.append(card)  # a turned-up trump is also written where it lies
         if options.trump_card == "turned_up":
             state.trump = suit(card)
             state.exchanged = bool(state.stock) and state.stock[0] != card
@@ -173,18 +176,41 @@ def _begin(state: State, leader: int) -> None:
         phase_one_pairs.begin_trick(state, leader)
 
 
-# --- one act ahead: the sluffing window of a decided trick ----------------------------
+# --- one act ahead: what the next act may end first ----------------------------------
+#
+# Two moments end only with the next act: the sluffing window of a decided trick
+# (the next act that is not a sluff closes it: the winner takes the trick) and a
+# low-card deal that hidden cards may or may not call for (the next act that is not
+# a deal says there was none).  Such an act is judged in the state after that end.
+
+
+def _passes(state: State, action: Action) -> bool:
+    """Whether ``action`` first ends a sluffing window or an optional deal."""
+    due = state.deal
+    if due is not None:
+        return due.optional and action.act != "deal"
+    return state.phase == PHASE_ONE and phase_one_all.must_close_first(state, action)
+
+
+def _pass(state: State, announce: bool = True) -> None:
+    """End the window (the winner takes the trick) or the optional deal (none was dealt)."""
+    if state.deal is not None:
+        say(state, "no low cards were shared")
+        state.deal = None
+        intermission.begin_phase_two(state)
+    else:
+        phase_one_all.close(state, announce)
 
 
 def _ahead(state: State) -> State:
-    """The state once the decided trick has been taken (cached per step)."""
+    """The state once the window or optional deal has passed (cached per step)."""
     cached = state.ahead
     if cached is not None and cached[0] == state.steps:
         return cached[1]
     other = state.clone()
     other.log = None
     other.ahead = None
-    phase_one_all.close(other)
+    _pass(other)
     state.ahead = (state.steps, other)
     return other
 
@@ -210,12 +236,10 @@ def close_window(state: State) -> None:
 
 
 def _closes_into_other_state(state: State, action: Action) -> bool:
-    return (
-        state.phase == PHASE_ONE
-        and state.deal is None
-        and phase_one_all.must_close_first(state, action)
-        and phase_one_all.closing_moves_on(state)
-    )
+    """Whether ``action`` must be judged in the state after the window or deal has passed."""
+    if not _passes(state, action):
+        return False
+    return state.deal is not None or phase_one_all.closing_moves_on(state)
 
 
 # --- the interface ----------------------------------------------------------------
@@ -238,7 +262,11 @@ def check(state: State, action: Action) -> Violation | None:
         who = f"{losers} lost" if losers else "nobody holds cards"
         return Violation("game.over", f"The game is already over ({who}); nothing may follow")
     if state.stopped is not None:
-        return Violation("game.stopped", f"The game cannot be followed: {state.stopped}")
+        return Violation(
+            "game.stopped",
+            f"The game cannot be followed further: {state.stopped}",
+            undetermined=True,
+        )
     act = action.act
     if act not in variant_acts(state.options):
         return Violation("act.variant", f"'{act}' is not an act of this variant's rules")
@@ -268,18 +296,46 @@ def _candidates(state: State) -> list[Action]:
     out = _phase(state).candidates(state)
     if _closes_into_other_state(state, Action(0, "play")):
         ahead = _ahead(state)
-        out = [a for a in out if a.act == "sluff"]
+        out = [a for a in out if not _passes(state, a)]
         if not ahead.finished and ahead.stopped is None:
             out += _candidates(ahead)
     return out
 
 
+def _generate(state: State) -> list[Action] | None:
+    """The legal actions generated directly by the phase's rules, or None (use ``check``)."""
+    if state.deal is not None:
+        return None
+    module = _phase(state)
+    if _closes_into_other_state(state, Action(0, "play")):
+        ahead = _ahead(state)
+        later = [] if ahead.finished or ahead.stopped is not None else _generate(ahead)
+        here = module.generate(state)
+        if later is None or here is None:
+            return None
+        return [a for a in here if a.act == "sluff"] + later
+    return module.generate(state)
+
+
 def legal_actions(state: State) -> list[Action]:
     """Every legal action now (a pick or dare is listed without naming cards).
 
-    With hidden cards, only actions that use known cards and pass every check
-    are listed; :func:`unseen_actions` gives the rest.
+    Generated directly by the phase's rules where they allow it; otherwise (and
+    in the property tests, always) the candidates that :func:`check` passes,
+    which stays the one definition of legality.  With hidden cards, only actions
+    that use known cards and pass every check are listed; :func:`unseen_actions`
+    gives the rest.
     """
+    if state.phase == OVER or state.stopped is not None:
+        return []
+    generated = _generate(state)
+    if generated is not None:
+        return generated
+    return legal_by_check(state)
+
+
+def legal_by_check(state: State) -> list[Action]:
+    """Every candidate action that :func:`check` passes: the definition of legality."""
     if state.phase == OVER or state.stopped is not None:
         return []
     acts = variant_acts(state.options)
@@ -331,12 +387,13 @@ def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
 
 def apply(state: State, action: Action) -> None:
     """Carry out a legal action in place.  Call :func:`check` first."""
-    if (
-        state.phase == PHASE_ONE
-        and state.deal is None
-        and phase_one_all.must_close_first(state, action)
-    ):
-        phase_one_all.close(state, announce=False)  # narrate() says it before the act
+    if _passes(state, action):
+        log, state.log = state.log, None  # narrate() said it before the act
+        _pass(state, announce=False)
+        state.log = log
+        if state.finished or state.stopped is not None:
+            state.steps += 1
+            return
     _phase(state).apply(state, action)
     state.steps += 1
 
@@ -351,14 +408,12 @@ def push(state: State, action: Action) -> None:
 
 def narrate(state: State, action: Action) -> str:
     """The action in words, as said at the table; call before applying it."""
-    if (
-        state.phase == PHASE_ONE
-        and state.deal is None
-        and phase_one_all.must_close_first(state, action)
-    ):
-        winner = state.names[state.decided]  # type: ignore[index]
-        count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
-        return f"{winner} takes the trick ({count} cards); " + narrate(_ahead(state), action)
+    if _passes(state, action):
+        probe = state.clone()
+        probe.log = []
+        probe.ahead = None
+        _pass(probe)
+        return "; ".join([*probe.log, narrate(_ahead(state), action)])
     if state.deal is not None and action.act == "deal":
         return deals.narrate(state, action)
     if state.phase == PHASE_ONE:

@@ -193,9 +193,6 @@ def low_cards_due(state: State) -> DealDue | None:
     hidden = min(sum(state.hidden), unseen_low)
     if not low and not hidden:
         return None  # nothing to share (the avstickshög may hold them all): no shuffle
-    if not low:
-        state.stop("whether any low cards are to be shared depends on cards nobody knows")
-        return None
     kind = options.low_cards_shuffler
     if kind == "first_leader":
         if state.first_leader is None:
@@ -208,12 +205,10 @@ def low_cards_due(state: State) -> DealDue | None:
         )
     else:
         shufflers = frozenset(range(state.n))
-    say(
-        state,
-        f"{', '.join(state.names[p] for p in receivers)} "
-        f"{'holds' if len(receivers) == 1 else 'hold'} fewer than {threshold} cards: "
-        "the low cards are shared out",
-    )
+    named = [state.names[p] for p in receivers]
+    who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    verb = "holds" if len(named) == 1 else "hold"
+    say(state, f"{who} {verb} fewer than {threshold} cards: the low cards are shared out")
     return DealDue(
         kind="low_cards",
         cards=low,
@@ -223,6 +218,7 @@ def low_cards_due(state: State) -> DealDue | None:
         to_piles=False,
         what="the low cards",
         hidden=hidden,
+        optional=not low,
     )
 
 

@@ -108,7 +108,8 @@ def _no_trick(state: State, leader: int) -> str | None:
         if end == "all_hold":
             empty = [p for p in range(state.n) if not state.holds(p)]
             if empty:
-                return f"{names_list(state, empty)} has no card for the next round"
+                verb = "has" if len(empty) == 1 else "have"
+                return f"{names_list(state, empty)} {verb} no card for the next round"
     if state.holds(leader) or can_dare(state):
         return None
     return f"{state.names[leader]} has no card to lead"
@@ -397,6 +398,72 @@ def candidates(state: State) -> list[Action]:
     if state.options.sluffing != "none" and state.trick:
         out += _sluff_candidates(state)
     return out
+
+
+def generate(state: State) -> list[Action] | None:
+    """The legal actions, generated directly; None where hidden cards need :func:`check`."""
+    stock = state.stock
+    if state.hidden_anywhere() or (stock and stock[-1] == UNKNOWN):
+        return None
+    options = state.options
+    out: list[Action] = []
+    player = state.turn
+    if player is not None:
+        if state.decided is not None and options.sluffing == "unlimited":
+            out.append(Action(player, "take"))
+        else:
+            ranks = tie_ranks(state, player)
+            must = ranks[0][0] if ranks else None
+            rank1 = state.rank1
+            by_rank: dict[int, list[Card]] = {}
+            for card in sorted(state.hands[player]):
+                r = rank1[card]
+                if must is None or r == must:
+                    by_rank.setdefault(r, []).append(card)
+            most = options.hand_size if options.multi_card_plays else 1
+            decks = options.decks
+            for cards in by_rank.values():
+                for size in range(1, min(most, len(cards)) + 1):
+                    for combo in sorted(set(combinations(cards, size))):
+                        if decks > 1 or len(set(combo)) == size:
+                            out.append(Action(player, "play", combo))
+            if must is None and can_dare(state):
+                out.append(Action(player, "dare"))
+    if options.sluffing != "none" and state.trick:
+        for sluffer in range(state.n):
+            cards = sluffable(state, sluffer)
+            for size in range(1, len(cards) + 1):
+                out.extend(Action(sluffer, "sluff", c) for c in combinations(cards, size))
+    return out
+
+
+def sluffable(state: State, player: int) -> list[Card]:
+    """The distinct cards ``player`` may sluff now, each allowed on its own (the rules of a
+    sluff are card by card, so any set of them may go together)."""
+    mode = state.options.sluffing
+    rank1 = state.rank1
+    if mode == "once" or mode == "unlimited":
+        if mode == "once" and (state.decided is None or state.sluffed[player]):
+            return []
+        allowed = {rank1[c] for _, cards in state.trick for c in cards}
+        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        if (
+            state.options.sluff_top_first
+            and state.decided is None
+            and state.round_plays
+            and player in state.round[state.round_at :]
+        ):
+            allowed.discard(max(r for _, r in state.round_plays))
+    elif mode == "own_rank":
+        own = state.own_rank[player]
+        if own is None:
+            return []
+        allowed = {own}
+    else:  # atlanta
+        if state.sluffed[player] or all(p != player for p, _ in state.trick):
+            return []
+        allowed = losing_ranks(state)
+    return sorted({c for c in state.hands[player] if rank1[c] in allowed})
 
 
 def check(state: State, action: Action) -> Violation | None:

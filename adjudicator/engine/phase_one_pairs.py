@@ -155,6 +155,35 @@ def any_time_candidates(state: State) -> list[Action]:
     return out
 
 
+def generate(state: State) -> list[Action] | None:
+    """The legal actions, generated directly; None where hidden cards need :func:`check`."""
+    stock = state.stock
+    if state.hidden_anywhere() or (stock and stock[-1] == UNKNOWN):
+        return None
+    options = state.options
+    p = state.turn
+    assert p is not None
+    hand = state.hands[p]
+    replying = _replying(state)
+    plays = unique_plays(hand)
+    led = state.trick[-1][1][0] if replying else None
+    reply = options.pair_reply
+    if led is not None and reply == "beat_or_pick":
+        plays = [c for c in plays if beats(state, c[0], led)]
+    out = [Action(p, "play", c) for c in plays]
+    if can_dare(state):
+        out.append(Action(p, "dare"))
+    may_pick = reply == "beat_or_pick" or (
+        reply == "follow_or_pick" and all(c // 13 != (led or 0) // 13 for c in hand)
+    )
+    if led is not None and may_pick:
+        out.append(Action(p, "pick"))
+    for action in any_time_candidates(state):
+        if check(state, action) is None:
+            out.append(action)
+    return out
+
+
 def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal now, or None.  Turn order is checked by the caller."""
     act = action.act

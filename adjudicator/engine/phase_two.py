@@ -256,6 +256,28 @@ def candidates(state: State) -> list[Action]:
     return acts
 
 
+def generate(state: State) -> list[Action] | None:
+    """The legal actions, generated directly; None where :func:`check` must judge each one
+    (hidden cards, an unknown trump suit, the high-trump rules)."""
+    options = state.options
+    if options.high_trump != "none" or state.trump is None or state.hidden_anywhere():
+        return None
+    p = state.turn
+    assert p is not None
+    trick = state.trick
+    if state.pending[p] or (trick and state.forced):
+        return [Action(p, "pick")] if trick else []
+    plays = runs_in(state.hands[p], options.min_run)
+    if options.sequences == "from_two":
+        plays = [c for c in plays if len(c) == 1 or c[0] % 13 == 0]
+    if not trick:
+        return [Action(p, "play", c) for c in plays]
+    top = trick[-1][1]
+    out = [Action(p, "play", c) for c in plays if beats(c, top, state)]
+    out.append(Action(p, "pick"))
+    return out
+
+
 def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal now, or None."""
     act = action.act
@@ -386,7 +408,10 @@ def apply(state: State, action: Action) -> None:
         went_out = not state.holds(p)
         if went_out:
             state.out_order.append([p])
-            say(state, f"{state.names[p]} is out")
+            if state.reserve:
+                say(state, f"{state.names[p]} has no cards left, but the avstickshög lasts")
+            else:
+                say(state, f"{state.names[p]} is out")
         if not sure:
             state.stop(
                 f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
@@ -401,8 +426,10 @@ def apply(state: State, action: Action) -> None:
             state.last_winner = p
             _draw_reserve(state, p)
             leader = p if state.holds(p) else state.next_with_cards(p)
-            say(state, f"the trick is complete and leaves the game: {state.names[leader]} leads")
+            say(state, "the trick is complete and leaves the game")
             lead_next(state, leader)
+            if state.holders_in_game() > 1:
+                say(state, f"{state.names[state.leader]} leads")
         else:
             state.turn = next_in_trick(state, p)
             if not went_out:
@@ -521,9 +548,10 @@ def start_phase_two(state: State, leader: int) -> None:
         for i in empty:
             state.pending[i] = True
     first = leader if state.holds(leader) else state.next_with_cards(leader)
-    say(state, f"phase two: {state.names[first]} leads")
     lead_next(state, first)
     end_if_over(state)
+    if state.phase == PHASE_TWO and state.stopped is None:
+        say(state, f"phase two: {state.names[state.leader]} leads")
 
 
 def describe_pick(state: State, player: int) -> str:

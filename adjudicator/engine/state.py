@@ -46,6 +46,9 @@ class DealDue:
     """In words, for the table view: 'the low cards', 'the unfinished trick'."""
     hidden: int = 0
     """Low cards only: how many hidden hand cards may be low cards as well."""
+    optional: bool = False
+    """Low cards only: no low card is known, so whether any are shared depends on hidden
+    cards; the record says it: a ``deal`` if they were, the first lead of phase two if not."""
 
     @property
     def shares(self) -> tuple[int, ...] | None:
@@ -294,6 +297,7 @@ class State:
             decided=self.decided,
             trump_card=self.options.trump_card,
             indicator_down=self.indicator_down,
+            reserve=len(self.reserve),
         )
 
     def clone(self) -> State:
@@ -361,3 +365,4 @@ class TableView:
     decided: int | None = None
     trump_card: str = "stock_last"
     indicator_down: bool = False
+    reserve: int = 0
