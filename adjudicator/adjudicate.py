@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator import engine, legal
+from adjudicator.actions import Action
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
@@ -105,60 +106,24 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         _stopped(report, state, None)
     check = engine.check
     apply = engine.apply
+    actions = game.actions if stop is None else game.actions[: stop + 1]
     applied = 0
-    for index, action in enumerate(game.actions):
-        if state.stopped is not None or (stop is not None and index > stop):
+    for index, action in enumerate(actions):
+        if state.stopped is not None:
             break
         bad = check(state, action)
         notes: list[Violation] = []
         if bad is not None:
-            bad.index = index
-            bad.player = names[action.player]
-            if bad.invalid:
-                raise RecordError(f"actions[{index}]", bad.message)
-            if bad.rule == "game.stopped":  # the act would pass into a course nobody knows
-                bad.index = index - 1 if index else None
-                bad.player = None
-                report.undetermined.append(bad)
-                report.stopped = True
-                break
-            if not bad.undetermined:
-                bad.action = action.text(names)
-                bad.alternatives = legal_texts(state)
-                report.violations.append(bad)
-                if steps:
-                    words = engine.narrate(state, action)
-                    report.steps.append(Step(index, bad.action, words, state.view(), bad))
+            if _rejects(report, state, game, index, bad, steps):
                 break
             notes.append(bad)
-            report.undetermined.append(bad)
-        words = ""
         if steps:
-            words = engine.narrate(state, action)
-            state.log = []
-        apply(state, action)
+            _step(report, state, index, action, notes)
+        else:
+            apply(state, action)
         applied += 1
-        if steps:
-            events = state.log or []
-            state.log = None
-            report.steps.append(
-                Step(index, action.text(names), words, state.view(), None, events, notes)
-            )
-        late = state.late
-        if late is not None:
-            assert late.index is not None
-            before = _state_before(game, late.index)
-            late.action = game.actions[late.index].text(names)
-            # What was legal there, knowing now that the trick was the last: no sluff
-            # by a player who could still win it.
-            allowed = [
-                a
-                for a in engine.legal_actions(before)
-                if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
-            ]
-            late.alternatives = legal.forms(allowed, names)
-            report.violations.append(late)
-            applied = late.index
+        if state.late is not None:
+            applied = _late(report, state, game)
             break
         if state.stopped is not None:
             _stopped(report, state, index)
@@ -194,6 +159,64 @@ def _close_by_silence(state: State, report: Report, steps: bool) -> None:
         last.events += ["nobody sluffs more", *(state.log or [])]
         last.table = state.view()
         state.log = None
+
+
+def _rejects(
+    report: Report, state: State, game: Game, index: int, bad: Violation, steps: bool
+) -> bool:
+    """Note a check that failed or could not be made; True when the replay stops here."""
+    names = game.players
+    action = game.actions[index]
+    bad.index = index
+    bad.player = names[action.player]
+    if bad.invalid:
+        raise RecordError(f"actions[{index}]", bad.message)
+    if bad.rule == "game.stopped":  # the act would pass into a course nobody knows
+        bad.index = index - 1 if index else None
+        bad.player = None
+        report.undetermined.append(bad)
+        report.stopped = True
+        return True
+    if bad.undetermined:
+        report.undetermined.append(bad)
+        return False
+    bad.action = action.text(names)
+    bad.alternatives = legal_texts(state)
+    report.violations.append(bad)
+    if steps:
+        words = engine.narrate(state, action)
+        report.steps.append(Step(index, bad.action, words, state.view(), bad))
+    return True
+
+
+def _step(report: Report, state: State, index: int, action: Action, notes: list[Violation]) -> None:
+    """Apply one action, keeping its words, what it caused and the table after it."""
+    words = engine.narrate(state, action)
+    state.log = []
+    engine.apply(state, action)
+    events = state.log
+    state.log = None
+    text = action.text(state.names)
+    report.steps.append(Step(index, text, words, state.view(), None, events, notes))
+
+
+def _late(report: Report, state: State, game: Game) -> int:
+    """A rule broken earlier found only now (restriction #2): report it at its action."""
+    late = state.late
+    assert late is not None and late.index is not None
+    names = game.players
+    before = _state_before(game, late.index)
+    late.action = game.actions[late.index].text(names)
+    # What was legal there, knowing now that the trick was the last: no sluff by a
+    # player who could still win it.
+    allowed = [
+        a
+        for a in engine.legal_actions(before)
+        if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
+    ]
+    late.alternatives = legal.forms(allowed, names)
+    report.violations.append(late)
+    return late.index
 
 
 def _stopped(report: Report, state: State, index: int | None) -> None:

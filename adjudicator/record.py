@@ -22,6 +22,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    SkipValidation,
     Tag,
     ValidationError,
 )
@@ -29,6 +30,7 @@ from pydantic import (
 from adjudicator.actions import ACTS, Action
 from adjudicator.cards import (
     FULL_PACK,
+    PARSE,
     UNKNOWN,
     UNKNOWN_TEXT,
     Card,
@@ -205,14 +207,14 @@ class Record(BaseModel):
     players: list[PlayerName] = Field(description="unique names in clockwise seating order")
     dealer: str | None = None
     first_leader: str | None = None
-    deck: SlotList | None = Field(
+    deck: SkipValidation[SlotList | None] = Field(
         default=None, description="the shuffled pack(s), first card dealt first; '??' unknown"
     )
     start: StartPosition | None = None
     trump: str | None = Field(
         default=None, description="the trump suit an unknown trump card showed between the phases"
     )
-    actions: list[ActionEntry]
+    actions: SkipValidation[list[ActionEntry]]
     result: Result | None = None
     meta: dict[str, Any] | None = None
 
@@ -224,10 +226,10 @@ class SessionGame(BaseModel):
 
     dealer: str | None = None
     first_leader: str | None = None
-    deck: SlotList | None = None
+    deck: SkipValidation[SlotList | None] = None
     start: StartPosition | None = None
     trump: str | None = None
-    actions: list[ActionEntry]
+    actions: SkipValidation[list[ActionEntry]]
     result: Result | None = None
     meta: dict[str, Any] | None = None
 
@@ -420,6 +422,77 @@ def _text_action(player: int, rest: str) -> Action:
     return Action(player, act, tuple(parse_card(c) for c in codes))
 
 
+_SLOT: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
+"""Every spelling of a card (upper case), and ``??``."""
+
+_ACTION_CACHES: dict[tuple[str, ...], dict[str, Action]] = {}
+CACHE_LIMIT = 200_000
+"""Action strings remembered per seating before the cache starts afresh."""
+
+
+def _deck(value: Any) -> list[Card]:
+    """The deck's cards: a list of card strings or one string of them ('??' allowed).
+
+    Checked here rather than by pydantic, card by card with a dict lookup: a deck
+    is read with every record, and this is the hot path of a bulk check.
+    """
+    if isinstance(value, str):
+        tokens: Any = value.split()
+    elif isinstance(value, list):
+        tokens = value
+    else:
+        raise RecordError("deck", "must be a list of cards, or one string of cards")
+    out = []
+    for i, token in enumerate(tokens):
+        card = _SLOT.get(token) if isinstance(token, str) else None
+        if card is None:
+            card = _SLOT.get(token.strip().upper()) if isinstance(token, str) else None
+            if card is None:
+                raise RecordError(
+                    f"deck[{i}]", f"{str(token)[:40]!r} is not a card (or '??' for an unknown card)"
+                )
+        out.append(card)
+    return out
+
+
+def _actions(entries: Any, names: dict[str, int], players: tuple[str, ...]) -> list[Action]:
+    """The record's actions resolved to seats and cards.
+
+    Strings are looked up in a cache per seating (a corpus of bot games repeats
+    the same few hundred strings); objects are validated by :class:`ActionObject`.
+    """
+    if not isinstance(entries, list):
+        raise RecordError("actions", "must be a list of actions")
+    cache = _ACTION_CACHES.get(players)
+    if cache is None or len(cache) > CACHE_LIMIT:
+        if len(_ACTION_CACHES) > 64:
+            _ACTION_CACHES.clear()
+        cache = _ACTION_CACHES[players] = {}
+    out = []
+    for index, entry in enumerate(entries):
+        if type(entry) is str:
+            action = cache.get(entry)
+            if action is None:
+                action = cache[entry] = _action(index, entry, names)
+        elif isinstance(entry, dict):
+            action = _action(index, _validate_at(ActionObject, entry, f"actions[{index}]"), names)
+        else:
+            raise RecordError(
+                f"actions[{index}]", "an action is a string ('Anna play 7H') or an object"
+            )
+        out.append(action)
+    return out
+
+
+def _validate_at(model: type[BaseModel], data: Any, prefix: str) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = _path(err["loc"])
+        raise RecordError(f"{prefix}.{where}" if where else prefix, _message(err)) from None
+
+
 def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Action:
     if isinstance(entry, str):
         words = entry.split(None, 1)
@@ -505,6 +578,8 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
     except KeyError as exc:
         raise RecordError("variant", exc.args[0]) from None
     base = preset.options_for(players) if 2 <= players <= 52 else preset.options
+    if not overrides:
+        return base
     try:
         return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
@@ -594,7 +669,7 @@ def _build(
         variant=variant,
         options=options,
         players=players,
-        actions=[_action(i, a, names) for i, a in enumerate(record.actions)],
+        actions=_actions(record.actions, names, players),
         record=record if isinstance(record, Record) else None,
     )
     result = record.result
@@ -652,7 +727,7 @@ def _build_deal(record: Record | SessionGame, game: Game, names: dict[str, int])
     if record.dealer is None:
         raise RecordError("dealer", "is required with 'deck'")
     game.dealer = _player(names, record.dealer, "dealer")
-    deck = _slots(record.deck or [])
+    deck = _deck(record.deck)
     _check_deck(deck, options.decks)
     game.deck = tuple(deck)
     at = trump_card_index(options, n)
@@ -881,7 +956,9 @@ def loads(text: str) -> Any:
 
 def _canonical_actions(entries: list[Any]) -> list[Any]:
     actions = []
-    for entry in entries:
+    for index, entry in enumerate(entries):
+        if isinstance(entry, dict):
+            entry = _validate_at(ActionObject, entry, f"actions[{index}]")
         if isinstance(entry, str):
             actions.append(" ".join(_canonical_words(entry)))
         elif entry.act != "deal" and entry.to is None:
@@ -901,11 +978,16 @@ def _canonical_actions(entries: list[Any]) -> list[Any]:
 
 def canonical(record: Record) -> dict[str, Any]:
     """The record in canonical form: card codes, string actions where possible."""
-    data = record.model_dump(mode="json", exclude_none=True)
-    data["actions"] = _canonical_actions(record.actions)
-    if isinstance(data.get("deck"), list):
-        data["deck"] = " ".join(data["deck"])
-    return data
+    data = record.model_dump(mode="json", exclude_none=True, exclude={"deck", "actions"})
+    out: dict[str, Any] = {}
+    for name in Record.model_fields:  # the fields in their order, as the record has them
+        if name == "deck" and record.deck is not None:
+            out["deck"] = " ".join(card_code(c) for c in _deck(record.deck))
+        elif name == "actions":
+            out["actions"] = _canonical_actions(record.actions)
+        elif name in data:
+            out[name] = data[name]
+    return out
 
 
 def _canonical_words(text: str) -> list[str]:

@@ -19,10 +19,16 @@ from adjudicator.engine import deals, intermission, phase_one_all, phase_one_pai
 from adjudicator.engine.common import can_dare
 from adjudicator.engine.narration import say
 from adjudicator.engine.phase_two import start_phase_two
-from adjudicator.engine.state import OVER, PHASE_ONE, PHASE_TWO, State, TableView
+from adjudicator.engine.state import (
+    OVER,
+    PHASE_ONE,
+    PHASE_TWO,
+    State,
+    TableView,
+    variant_acts,
+)
 from adjudicator.engine.violations import IllegalAction, Violation
 from adjudicator.record import Game
-from adjudicator.rules.options import RuleOptions
 
 __all__ = [
     "IllegalAction",
@@ -42,30 +48,6 @@ __all__ = [
     "unseen_actions",
     "variant_acts",
 ]
-
-
-def variant_acts(options: RuleOptions) -> frozenset[str]:
-    """The acts a variant has at all, derived from its options."""
-    acts = {"play", "pick"}
-    if options.dare:
-        acts.add("dare")
-    if options.sluffing != "none":
-        acts.add("sluff")
-    if options.sluffing == "unlimited":
-        acts.add("take")
-    if options.set_aside_trumps:
-        acts.add("set_aside")
-    if options.exchange_two:
-        acts.add("exchange")
-    if (
-        options.low_cards
-        or options.low_cards_by_indicator
-        or options.unfinished_trick == "deal_out"
-        or options.phase_one_end == "skip_empty"
-        or options.tie_resolution == "deal_ascending"
-    ):
-        acts.add("deal")
-    return frozenset(acts)
 
 
 def _split(cards: list[Card]) -> tuple[list[Card], int]:
@@ -254,8 +236,29 @@ def _phase(state: State):
     return phase_two
 
 
+_ORDINARY = frozenset(("play", "pick", "dare"))
+
+
 def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal in ``state``, or None when it is legal."""
+    act = action.act
+    if (
+        action.player == state.turn
+        and act in _ORDINARY
+        and act in state.acts
+        and state.deal is None
+        and state.decided is None
+        and state.stopped is None
+    ):  # the player to move plays, picks or dares: straight to the phase's rules
+        if state.phase == PHASE_TWO:
+            return phase_two.check(state, action)
+        if state.options.phase_one == "all":
+            return phase_one_all.check(state, action)
+        return phase_one_pairs.check(state, action)
+    return _check(state, action)
+
+
+def _check(state: State, action: Action) -> Violation | None:
     names = state.names
     if state.phase == OVER:
         losers = " and ".join(names[p] for p in state.losers)
@@ -268,9 +271,11 @@ def check(state: State, action: Action) -> Violation | None:
             undetermined=True,
         )
     act = action.act
-    if act not in variant_acts(state.options):
+    if act not in state.acts:
         return Violation("act.variant", f"'{act}' is not an act of this variant's rules")
-    if _closes_into_other_state(state, action):
+    if (state.decided is not None or state.deal is not None) and _closes_into_other_state(
+        state, action
+    ):
         return check(_ahead(state), action)
     if state.deal is not None:
         return deals.check(state, action)
@@ -338,7 +343,7 @@ def legal_by_check(state: State) -> list[Action]:
     """Every candidate action that :func:`check` passes: the definition of legality."""
     if state.phase == OVER or state.stopped is not None:
         return []
-    acts = variant_acts(state.options)
+    acts = state.acts
     seen: set[Action] = set()
     out = []
     for action in _candidates(state):
@@ -387,7 +392,7 @@ def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
 
 def apply(state: State, action: Action) -> None:
     """Carry out a legal action in place.  Call :func:`check` first."""
-    if _passes(state, action):
+    if (state.decided is not None or state.deal is not None) and _passes(state, action):
         log, state.log = state.log, None  # narrate() said it before the act
         _pass(state, announce=False)
         state.log = log

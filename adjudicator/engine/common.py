@@ -37,7 +37,10 @@ def held(state: State, action: Action) -> Violation | None:
     p = action.player
     hand = state.hands[p]
     cards = action.cards
-    if len(cards) == 1 and cards[0] in hand:
+    if len(cards) == 1:
+        if cards[0] in hand:
+            return None
+    elif len(set(cards)) == len(cards) and all(c in hand for c in cards):
         return None
     need = Counter(cards)
     have = Counter(hand)

@@ -135,7 +135,9 @@ def _advance(state: State) -> None:
 
 def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozenset[int]]:
     """The players heading a round and the ranks that head it."""
-    counts = Counter(r for _, r in plays)
+    counts: dict[int, int] = {}
+    for _, r in plays:
+        counts[r] = counts.get(r, 0) + 1
     if tie_rule != "highest":
         tied = [r for r, times in counts.items() if times >= 2]
         if tied:

@@ -290,13 +290,15 @@ def check(state: State, action: Action) -> Violation | None:
                 f"{state.names[p]} is Blåmattis (no cards at the start of phase two) "
                 "and must pick up at the first turn",
             )
-        if not action.cards:
+        cards = action.cards
+        if not cards:
             return Violation("play.count", f"{state.names[p]} names no card to play")
-        cards = tuple(sorted(action.cards))
+        if len(cards) > 1:
+            cards = tuple(sorted(cards))
         bad = held(state, action)
         if bad:
             return bad
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):
             twice = sorted({c for c in cards if cards.count(c) > 1})
             return Violation(
                 "phase2.one_copy",
@@ -372,11 +374,13 @@ def apply(state: State, action: Action) -> None:
     """Lead, beat or pick; close the trick when it is complete; end the game."""
     p = action.player
     trick = state.trick
+    options = state.options
     if action.act == "pick":
-        first, end, taken = pick_plan(state, _picks_from_bottom(state, p))
-        if state.options.pick_takes == "card":
+        bottom = options.pick_from == "bottom" or state.pending[p]
+        first, end, taken = pick_plan(state, bottom)
+        if options.pick_takes == "card":
             played = trick[first][1]
-            rest = played[1:] if _picks_from_bottom(state, p) else played[:-1]
+            rest = played[1:] if bottom else played[:-1]
             if rest:
                 trick[first] = (trick[first][0], rest)
             else:
@@ -386,7 +390,7 @@ def apply(state: State, action: Action) -> None:
         state.hands[p].extend(taken)
         state.pending[p] = False
         if trick:
-            state.forced = state.options.forced_pick
+            state.forced = options.forced_pick
             state.turn = next_in_trick(state, p)
             return  # a pick mid-trick puts nobody out: the game cannot end here
         state.forced = False
@@ -395,17 +399,27 @@ def apply(state: State, action: Action) -> None:
         lead_next(state, leader)
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
-        options = state.options
-        high, certain = (None, True)
-        if options.high_trump != "none":
-            high, certain = high_trump(state, cards)
         if not trick:
             state.trick_target = state.holders_in_game()
             state.leader = p
-        done, sure = completes(state, cards, high, certain)
-        take_from_hand(state, p, cards)
+        if (
+            options.high_trump == "none"
+            and not options.trump_ends_trick
+            and not options.complete_suit
+        ):
+            done, sure = bool(trick) and len(trick) + 1 >= state.trick_target, True
+        else:
+            high, certain = (None, True)
+            if options.high_trump != "none":
+                high, certain = high_trump(state, cards)
+            done, sure = completes(state, cards, high, certain)
+        hand = state.hands[p]
+        if len(cards) == 1 and cards[0] in hand:
+            hand.remove(cards[0])
+        else:
+            take_from_hand(state, p, cards)
         trick.append((p, cards))
-        went_out = not state.holds(p)
+        went_out = not hand and not state.hidden[p]
         if went_out:
             state.out_order.append([p])
             if state.reserve:

@@ -60,6 +60,30 @@ class DealDue:
         return tuple(count // k + (1 if i < count % k else 0) for i in range(k))
 
 
+def variant_acts(options: RuleOptions) -> frozenset[str]:
+    """The acts a variant has at all, derived from its options."""
+    acts = {"play", "pick"}
+    if options.dare:
+        acts.add("dare")
+    if options.sluffing != "none":
+        acts.add("sluff")
+    if options.sluffing == "unlimited":
+        acts.add("take")
+    if options.set_aside_trumps:
+        acts.add("set_aside")
+    if options.exchange_two:
+        acts.add("exchange")
+    if (
+        options.low_cards
+        or options.low_cards_by_indicator
+        or options.unfinished_trick == "deal_out"
+        or options.phase_one_end == "skip_empty"
+        or options.tie_resolution == "deal_ascending"
+    ):
+        acts.add("deal")
+    return frozenset(acts)
+
+
 class State:
     """Everything the rules need to know about a game in progress.
 
@@ -69,6 +93,7 @@ class State:
     """
 
     __slots__ = (
+        "acts",
         "ahead",
         "completed_tricks",
         "deal",
@@ -128,6 +153,8 @@ class State:
         n = len(names)
         self.options = options
         self.names = names
+        self.acts = variant_acts(options)
+        """The acts the variant has at all."""
         self.phase = PHASE_ONE
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.hidden: list[int] = [0] * n
@@ -255,6 +282,8 @@ class State:
         """Players still in the game: holding cards, or a Blåmattis yet to pick."""
         pending = self.pending
         hidden = self.hidden
+        if True not in pending and not any(hidden):  # the usual case, counted in C
+            return len(self.hands) - self.hands.count([])
         return sum(1 for i, hand in enumerate(self.hands) if hand or hidden[i] or pending[i])
 
     def hidden_anywhere(self) -> bool:
