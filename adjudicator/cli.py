@@ -112,7 +112,18 @@ def main() -> None:
     help="Worker processes (0: one per core). Results stay in input order.",
 )
 @click.option("--all", "show_all", is_flag=True, help="Print every verdict, however many records.")
-def check(paths: tuple[str, ...], as_json: bool, jobs: int, show_all: bool) -> None:
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    default=None,
+    help="Check on a Dask cluster instead of --jobs: a scheduler address "
+    "(tcp://host:8786), or 'local' ('local:N') to start 2 (N) worker processes here. "
+    "Same output, same order. Needs adjudicator[dask].",
+)
+def check(
+    paths: tuple[str, ...], as_json: bool, jobs: int, show_all: bool, dask_address: str | None
+) -> None:
     """Check every action of each record; stop at each record's first violation.
 
     \b
@@ -133,7 +144,12 @@ def check(paths: tuple[str, ...], as_json: bool, jobs: int, show_all: bool) -> N
     total = bulk.count(paths) if not as_json or err.is_terminal else None
     every = show_all or (total is not None and total <= FULL_OUTPUT_MAX)
     tally = bulk.Tally()
-    results = bulk.check_all(bulk.sources(paths), jobs or os.cpu_count() or 1)
+    if dask_address is not None:
+        from adjudicator import cluster
+
+        results = cluster.check_at(dask_address, bulk.sources(paths))
+    else:
+        results = bulk.check_all(bulk.sources(paths), jobs or os.cpu_count() or 1)
     with _progress(err, total, "checking") as advance:
         for checked in results:
             tally.add(checked)
