@@ -1,8 +1,8 @@
 """Records/s of ``adjudicator check --json`` with ``--jobs 1``, ``--jobs 2`` and ``--dask local``.
 
 Runs the real command line on one JSON Lines corpus, each way ``--repeat``
-times, keeps the fastest run of each (the machine's noise only ever adds
-time), checks that every way printed byte-identical output, and prints
+times in turn, keeps the fastest run of each (the machine's noise only ever
+adds time), checks that every way printed byte-identical output, and prints
 records/s and the peak memory of the biggest process of the run.  A
 ``--dask local`` run includes starting its LocalCluster (2 worker processes).
 
@@ -56,22 +56,23 @@ def main() -> None:
     with open(args.corpus, "rb") as stream:
         records = sum(1 for line in stream if line.strip())
     print(f"corpus: {args.corpus}, {records} records, {os.cpu_count()} cores")
-    rows = []
+    best: dict[str, tuple[float, float]] = {}
     digests = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, extra in WAYS.items():
-            best = None
-            for i in range(args.repeat):
-                out = os.path.join(tmp, f"out-{len(rows)}-{i}.jsonl")
+        # Round after round, each way once per round: a busy spell on the machine then
+        # slows one run of every way rather than every run of one way.
+        for i in range(args.repeat):
+            for name, extra in WAYS.items():
+                out = os.path.join(tmp, "out.jsonl")
                 seconds, code, rss = run([exe, "check", "--json", *extra, args.corpus], out)
                 if code not in (0, 1, 2) or os.path.getsize(out) == 0:
                     sys.exit(f"{name}: exit status {code}, {os.path.getsize(out)} bytes of output")
                 digests.add(digest(out))
-                print(f"  {name} run {i + 1}: {seconds:.2f} s", flush=True)
-                if best is None or seconds < best[0]:
-                    best = (seconds, rss)
-            assert best is not None
-            rows.append((name, *best))
+                load = os.getloadavg()[0]
+                print(f"  round {i + 1}, {name}: {seconds:.2f} s (load {load:.1f})", flush=True)
+                if name not in best or seconds < best[name][0]:
+                    best[name] = (seconds, rss)
+    rows = [(name, *best[name]) for name in WAYS]
     print(
         f"\nbest of {args.repeat} runs; output byte-identical across all runs: {len(digests) == 1}"
     )

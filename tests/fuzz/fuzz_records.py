@@ -22,7 +22,9 @@ as UTF-8); one in a hundred also goes through the command itself.  An
 *escape* is anything else: an exception, a status other than legal, illegal
 or invalid, an invalid verdict whose error is not one line, output that
 cannot be printed, a simulated game that does not check legal, an input
-that takes more than ``--max-seconds``, a worker whose memory grows by more
+that takes more than ``--max-seconds`` of CPU time (reading, checking and
+printing it; CPU, not wall time, so that a busy machine does not make
+escapes), a worker whose memory grows by more
 than ``--max-growth-mb``, or one that hangs (killed after ``--hang-seconds``)
 or dies.  Escapes are grouped by a signature and printed with the indices
 that reproduce them.
@@ -1066,15 +1068,15 @@ def work(
             except Exception as exc:
                 totals.escapes.append(Escape(f"harness: {signature(exc)}", index, "?", "", 0))
                 continue
-            start = time.perf_counter()
+            start = time.process_time()  # CPU time: other processes' load adds nothing
             found = check_input(item, folder, cli=index % limits.cli_every == 0)
-            seconds = time.perf_counter() - start
+            seconds = time.process_time() - start
             totals.count += 1
             totals.kinds[item.kind] += 1
             if seconds > totals.slowest:
                 totals.slowest, totals.slowest_index = seconds, index
             if seconds > limits.max_seconds:
-                found.append((f"slow: {item.kind}", f"{seconds:.2f} s"))
+                found.append((f"slow: {item.kind}", f"{seconds:.2f} s of CPU"))
             rss = rss_mb()
             totals.peak_rss = max(totals.peak_rss, rss)
             if n == 200 or (baseline is None and n == len(indices) - 1):
@@ -1126,6 +1128,8 @@ def run(
     results: Any = context.Queue()
     totals = Totals()
     live: dict[int, tuple[Any, Any, int, float]] = {}  # slot -> process, current, last, since
+    ranges: dict[int, range] = {}
+    processed = 0  # counted here: a killed worker's last report may be behind it
     end = start + count
 
     def launch(slot: int, first: int) -> None:
@@ -1138,6 +1142,7 @@ def run(
         )
         process.start()
         live[slot] = (process, current, -1, time.monotonic())
+        ranges[slot] = indices
 
     for slot in range(workers):
         launch(slot, start + slot)
@@ -1159,16 +1164,19 @@ def run(
             silent = now - since > limits.hang_seconds + (60 if index < 0 else 0)
             if not process.is_alive() and process.exitcode == 0:
                 del live[slot]
+                processed += len(ranges[slot])
                 continue
             if silent or not process.is_alive():
                 what = "hang" if process.is_alive() else f"died (exit {process.exitcode})"
                 process.kill()
                 process.join()
                 del live[slot]
-                if index >= 0:
-                    totals.escapes.append(Escape(what, index, "?", what, 0))
-                    totals.count += 1
-                    launch(slot, index + workers)
+                if index < 0:
+                    totals.escapes.append(Escape(f"harness: worker {what}", -1, "?", "", 0))
+                    continue
+                totals.escapes.append(Escape(what, index, "?", what, 0))
+                processed += ranges[slot].index(index) + 1
+                launch(slot, index + workers)
     while True:  # what the last workers sent before they ended
         try:
             message = results.get(timeout=0.2)
@@ -1176,6 +1184,7 @@ def run(
             break
         if isinstance(message, Totals):
             totals.merge(message)
+    totals.count = processed
     return totals
 
 
@@ -1185,7 +1194,7 @@ def summary(totals: Totals, seed: int, seconds: float) -> str:
         groups.setdefault(escape.signature, []).append(escape)
     lines = [
         f"fuzz: {totals.count:,} inputs, seed {seed}, {seconds:.0f} s "
-        f"({totals.count / max(seconds, 1e-9):,.0f}/s); slowest input {totals.slowest:.2f} s "
+        f"({totals.count / max(seconds, 1e-9):,.0f}/s); slowest input {totals.slowest:.2f} s CPU "
         f"(#{totals.slowest_index}); peak RSS of a worker {totals.peak_rss:.0f} MB",
         "inputs by generator: "
         + ", ".join(f"{kind} {n}" for kind, n in sorted(totals.kinds.items())),
