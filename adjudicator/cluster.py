@@ -161,12 +161,21 @@ def check_on(
     if window is None:
         window = max(2, 4 * sum(client.nthreads().values()))
     pending: deque[Any] = deque()  # futures of batches, or verdicts already known here
+    lost = _lost_batch_errors()
 
     def drain(future: Any) -> Iterator[Checked]:
         if isinstance(future, Checked):
             yield future
-        else:
-            yield from future.result()
+            return
+        try:
+            verdicts = future.result()
+        except lost as exc:
+            first, last = future.records
+            raise ClusterError(
+                f"--dask: the cluster lost the batch of records {first} to {last}: "
+                f"{type(exc).__name__}: {exc}".splitlines()[0]
+            ) from None
+        yield from verdicts
 
     try:
         shipped = (shippable(source) for source in items)
@@ -192,16 +201,28 @@ def _chunks(items: Iterable[Source | Checked], size: int) -> Iterator[list[Sourc
 def _submit(client: distributed.Client, chunk: list[Source | Checked]) -> Iterator[Any]:
     """Futures for the runs of Sources in ``chunk``; verdicts found here pass through as-is."""
     run: list[Source] = []
-    for item in chunk:
-        if isinstance(item, Checked):
-            if run:
-                yield client.submit(check_batch, run, pure=False)
-                run = []
-            yield item
-        else:
+    for item in [*chunk, None]:
+        if isinstance(item, Source):
             run.append(item)
-    if run:
-        yield client.submit(check_batch, run, pure=False)
+            continue
+        if run:
+            future = client.submit(check_batch, run, pure=False)
+            future.records = (run[0].label, run[-1].label)  # to name them if the batch is lost
+            yield future
+            run = []
+        if item is not None:
+            yield item
+
+
+def _lost_batch_errors() -> tuple[type[BaseException], ...]:
+    """What a future raises when the cluster, not the check, failed: a worker killed
+    again and again, a lost connection, a cancelled batch.  Anything else (an
+    exception in the check itself) is raised as a local run would raise it."""
+    import concurrent.futures
+
+    import distributed
+
+    return (distributed.KilledWorker, concurrent.futures.CancelledError, OSError, TimeoutError)
 
 
 def check_paths_on(

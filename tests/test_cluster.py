@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -156,3 +157,29 @@ def test_check_bag_of_json_lines_text(client: Any, dask_bag: Any, corpus: list[s
     assert got == want
     read = dask_bag.read_text(jsonl, include_path=False, encoding="latin-1")
     assert len(cluster.check_bag(read).compute(scheduler=client)) == len(texts) + 1
+
+
+def test_a_batch_the_cluster_lost_is_one_line_naming_its_records(dask_bag: Any) -> None:
+    """A worker killed again and again (distributed gives up: KilledWorker) ends the run
+    with one line naming the records of the lost batch, not a traceback."""
+    import distributed
+
+    class Lost:
+        def result(self) -> None:
+            worker = SimpleNamespace(address="tcp://10.0.0.9:4000")
+            raise distributed.KilledWorker("check_batch-1", worker, 3)
+
+    class Cluster:
+        def nthreads(self) -> dict[str, int]:
+            return {"tcp://10.0.0.9:4000": 1}
+
+        def submit(self, *args: Any, **kwargs: Any) -> Lost:
+            return Lost()
+
+    items = (Source("r.jsonl", n, "{}") for n in range(1, 6))
+    with pytest.raises(cluster.ClusterError) as caught:
+        list(cluster.check_on(Cluster(), items, batch=3))  # type: ignore[arg-type]
+    assert caught.value.exit_code == 2
+    message = caught.value.format_message()
+    assert "r.jsonl:1 to r.jsonl:3" in message and "KilledWorker" in message
+    assert len(message.splitlines()) == 1
