@@ -20,8 +20,8 @@ the *oldest* batch, yields its verdicts, and only then submits the next, so
 verdicts leave in input order without a reordering buffer, and the driver
 holds at most ``window * batch`` records whatever the corpus size.  Waiting
 for the oldest batch while younger ones are still running costs little: with
-a window of a few batches per worker thread, the workers stay busy while the
-driver waits.
+two batches per worker thread (one running, one waiting on the worker) the
+workers stay busy while the driver waits.
 
 Whole-file records are read here, in the driver, and shipped as text: the
 driver is the one process sure to see the paths it was given, so workers need
@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 LOCAL = "local"
 """The address that starts a cluster on this machine: ``local`` or ``local:N`` workers."""
 LOCAL_WORKERS = 2
-BATCH = 64
-"""Records per task: about 40 ms of checking, so the per-task overhead stays small."""
+BATCH = 128
+"""Records per task: about 0.1 s of checking, so the per-task overhead stays small."""
 LOG_LENGTH = "distributed.admin.low-level-log-length"
 KEEP_MESSAGES = 8
 """Every connection keeps its last messages under 1 MB for debugging, 1,000 by default:
@@ -62,7 +62,8 @@ BAG_FILE = "<bag>"
 
 
 class ClusterError(click.ClickException):
-    """No cluster to check on: dask missing, a bad address, or one that does not answer.
+    """No cluster to check on (dask missing, a bad address, nobody answering), or a
+    batch of records the cluster lost.
 
     A ``click.ClickException`` so that the command line prints it as one line and
     exits with status 2 wherever it is raised, even halfway through a run.
@@ -155,11 +156,13 @@ def check_on(
     """Verdicts on ``items`` in input order, checked on ``client``'s workers.
 
     At most ``window`` batches of ``batch`` records are out at once (default:
-    four per worker thread), so the corpus streams through the driver.  When
-    the iterator is closed early, the batches still out are cancelled.
+    two per worker thread, one running and one waiting on the worker, which is
+    what distributed's scheduler hands a worker at a time), so the corpus
+    streams through the driver.  When the iterator is closed early, the
+    batches still out are cancelled.
     """
     if window is None:
-        window = max(2, 4 * sum(client.nthreads().values()))
+        window = max(2, 2 * sum(client.nthreads().values()))
     pending: deque[Any] = deque()  # futures of batches, or verdicts already known here
     lost = _lost_batch_errors()
 
