@@ -1054,10 +1054,11 @@ def work(
     limits: Limits,
     report: Callable[[Totals], None] | None = None,
     current: Any = None,
+    root: str | None = None,
 ) -> Totals:
     """Check inputs ``indices`` in this process; ``report`` gets partial totals now and then."""
     totals = Totals()
-    folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
+    folder = Path(tempfile.mkdtemp(prefix="fuzz-", dir=root))
     baseline: float | None = None
     try:
         for n, index in enumerate(indices):
@@ -1095,13 +1096,13 @@ def work(
 
 
 def _worker(
-    seed: int, indices: range, per_table: int, limits: Limits, out: Any, current: Any
+    seed: int, indices: range, per_table: int, limits: Limits, out: Any, current: Any, root: str
 ) -> None:
     gb = int(limits.address_space_gb * 1024 * MIB)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (gb, gb))
     pool = build_pool(seed, per_table)
-    totals = work(seed, indices, pool, limits, out.put, current)
+    totals = work(seed, indices, pool, limits, out.put, current, root)
     out.put(totals)
     out.put(None)
 
@@ -1124,6 +1125,23 @@ def run(
     limits = limits or Limits()
     if workers == 0:
         return work(seed, range(start, start + count), build_pool(seed, per_table), limits)
+    root = tempfile.mkdtemp(prefix="fuzz-run-")  # a killed worker cannot clean up after itself
+    try:
+        return _supervise(count, seed, workers, per_table, limits, start, progress, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _supervise(
+    count: int,
+    seed: int,
+    workers: int,
+    per_table: int,
+    limits: Limits,
+    start: int,
+    progress: Callable[[int], None] | None,
+    root: str,
+) -> Totals:
     context = multiprocessing.get_context("fork")
     results: Any = context.Queue()
     totals = Totals()
@@ -1138,7 +1156,9 @@ def run(
         current = context.Value("q", -1)
         indices = range(first, end, workers)
         process = context.Process(
-            target=_worker, args=(seed, indices, per_table, limits, results, current), daemon=True
+            target=_worker,
+            args=(seed, indices, per_table, limits, results, current, root),
+            daemon=True,
         )
         process.start()
         live[slot] = (process, current, -1, time.monotonic())
@@ -1236,14 +1256,15 @@ def main() -> None:
             Path(args.dump[1]).write_bytes(item.data)
             print(f"#{index}: {item.kind}, {len(item.data)} bytes -> {args.dump[1]}")
             return
-        folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
-        path = folder / f"input{item.suffix}"
-        path.write_bytes(item.data)
         print(f"#{index}: {item.kind}, {len(item.data)} bytes: {item.data[:300]!r}")
-        for source in bulk.sources([str(path)]):
-            checked = bulk.check_source(source)  # raises here with the whole traceback
-            print(checked.status, ascii(checked.error), judge(checked, item.expect_legal) or "ok")
-            printable(checked)
+        with tempfile.TemporaryDirectory(prefix="fuzz-") as folder:
+            path = Path(folder) / f"input{item.suffix}"
+            path.write_bytes(item.data)
+            for source in bulk.sources([str(path)]):
+                checked = bulk.check_source(source)  # raises here with the whole traceback
+                verdict = judge(checked, item.expect_legal) or "ok"
+                print(checked.status, ascii(checked.error), verdict)
+                printable(checked)
         return
     limits = Limits(args.max_seconds, args.max_growth_mb, args.hang_seconds)
     began = time.perf_counter()
