@@ -1,9 +1,9 @@
 """adjudicator: the strict rules adjudicator for Skitgubbe and its family.
 
 >>> from adjudicator import load_record, adjudicate
->>> report = adjudicate(load_record("sample_games/pagat_3p_full.json"))  # doctest: +SKIP
->>> report.status, report.loser  # doctest: +SKIP
-('legal', 'Bo')
+>>> report = adjudicate(load_record("sample_games/pagat_3p_full.json"))
+>>> report.status, report.loser
+('legal', 'Cai')
 """
 
 from adjudicator.actions import Action

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.cards import Card, card_code
 
@@ -13,11 +13,12 @@ ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
 """Acts a player may take out of turn, whenever the rules allow them."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One thing a player did.  ``cards`` may be empty for dare and pick.
 
     ``to`` is only used by ``deal``: (receiver, cards) pairs in record order.
+    A tuple: immutable, hashable, and cheap to make, which matters because
+    generating legal actions makes thousands of them per game.
     """
 
     player: int

@@ -128,6 +128,15 @@ NUMBERING = (
 )
 @click.option("--all", "show_all", is_flag=True, help="Print every verdict, however many records.")
 @click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    default=None,
+    help="Check on a Dask cluster instead of --jobs: a scheduler address "
+    "(tcp://host:8786), or 'local' ('local:N') to start 2 (N) worker processes here. "
+    "Same output, same order. Needs adjudicator[dask].",
+)
+@click.option(
     "--write-illegal",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
@@ -148,6 +157,7 @@ def check(
     show_all: bool,
     write_illegal: str | None,
     write_legal: str | None,
+    dask_address: str | None,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
 
@@ -190,9 +200,16 @@ def check(
     unknown_limit = FULL_OUTPUT_MAX if total is None else 0
     tally = bulk.Tally()
     found = bulk.Found()
-    results = bulk.check_all(
-        bulk.sources(paths, found), jobs or os.cpu_count() or 1, keep_text=bool(outputs)
-    )
+    if dask_address is not None:
+        from adjudicator import cluster
+
+        results = cluster.check_at(
+            dask_address, bulk.sources(paths, found), keep_text=bool(outputs)
+        )
+    else:
+        results = bulk.check_all(
+            bulk.sources(paths, found), jobs or os.cpu_count() or 1, keep_text=bool(outputs)
+        )
     try:
         with _progress(err, total, "checking") as advance:
             for checked in results:
@@ -453,9 +470,11 @@ def legal_command(file: str, at: int | None, game_no: int | None, as_json: bool)
     Each action is printed as it is written in a record: a string such as
     "Bo play QH", a deal as a JSON object.  Many deals are summed up as a
     count (the shuffle decides who gets which card); --json lists them all,
-    in "legal".  The JSON's "with_unseen" is kept for records with unknown
-    cards ("??"): actions legal only if an unseen card is the one named.
-    It is empty for now.
+    in "legal".  With unknown cards ("??"), "legal" holds the actions with
+    known cards; "with_unseen" those naming a card nobody has seen that are
+    legal if a hidden card is that one, and "with_unseen_undetermined" those
+    that are legal unless the hidden cards hold what a rule would force
+    (each with the rule and why it cannot be checked).
 
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
@@ -632,7 +651,17 @@ def schema() -> None:
     help="Write one JSON file per game into this folder (created if missing) "
     "instead of JSON Lines on stdout.",
 )
-def simulate_command(variant: str, players: int, seed: int, count: int, out: str | None) -> None:
+@click.option(
+    "--hide",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.0,
+    metavar="P",
+    help="Write this share (0-1) of each deck as '??', as a table that saw only what "
+    "the actions show would; every dare then names its card.",
+)
+def simulate_command(
+    variant: str, players: int, seed: int, count: int, out: str | None, hide: float
+) -> None:
     """Play random legal games through the engine and write them as records.
 
     Every action is drawn from the engine's own legal actions (each act the
@@ -640,6 +669,12 @@ def simulate_command(variant: str, players: int, seed: int, count: int, out: str
     and every game is played to its end; the record's result names the loser
     the engine reached and its meta the seed and game number.  Game K of a
     seed is the same whatever --count is.
+
+    With --hide P, that share of the deck's cards is written as '??' (the
+    turned-up trump of Mas, which lies face up, stays written; a hidden trump
+    card is replaced by the suit it showed, as the record's "trump"): such
+    records must still check legal, with the checks that hidden cards keep
+    from being made listed as undetermined.
     """
     try:
         options = find_variant(variant).options
@@ -660,7 +695,7 @@ def simulate_command(variant: str, players: int, seed: int, count: int, out: str
             _console(stderr=True).print(f"--out: cannot create {out}: {exc.strerror}")
             sys.exit(EXIT_INVALID)
     width = max(4, len(str(count - 1)))
-    games = simulation.simulate(variant, players, seed, count)
+    games = simulation.simulate(variant, players, seed, count, hide)
     with _progress(_console(stderr=True), count, "simulating") as advance:
         for index, record in enumerate(games):
             if folder is None:

@@ -95,8 +95,11 @@ class Position:
     state: State
     legal: list[Form] = field(default_factory=list)
     with_unseen: list[Form] = field(default_factory=list)
-    """Actions that name a card nobody has seen (``??``) and would be legal if the hidden
-    card is that one."""
+    """Actions that name a card nobody has seen (``??``) and are legal if a hidden card is
+    that one."""
+    with_unseen_unless: list[tuple[Form, Violation]] = field(default_factory=list)
+    """The same, legal unless the hidden cards hold something that rules them out (the
+    check that cannot be made, e.g. a compulsory tie)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,6 +131,10 @@ class Position:
             "to_move": self.movers,
             "legal": self.legal,
             "with_unseen": self.with_unseen,
+            "with_unseen_undetermined": [
+                {"action": form, "rule": v.rule, "message": v.message}
+                for form, v in self.with_unseen_unless
+            ],
             "stopped": self.state.stopped,
         }
 
@@ -169,7 +176,9 @@ def position(game: Game, at: int | None = None) -> Position:
             assert late.index is not None
             late.action = game.actions[late.index].text(names)
             raise Unreachable(late)
-    unseen = forms((a for a, _ in engine.unseen_actions(state)), names)
+    pairs = engine.unseen_actions(state)
+    unseen = forms((a for a, note in pairs if note is None), names)
+    unless = [(a.record_form(names), note) for a, note in pairs if note is not None]
     return Position(
-        stop, len(game.actions), state, forms(engine.legal_actions(state), names), unseen
+        stop, len(game.actions), state, forms(engine.legal_actions(state), names), unseen, unless
     )

@@ -10,6 +10,7 @@ place: ``actions[12].cards[0]: 'ZZ' is not a card``.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -96,12 +98,21 @@ SlotStr = Annotated[
     ),
 ]
 SlotList = Annotated[list[SlotStr], BeforeValidator(_cards_list)]
+
+
+def _printable_name(name: str) -> str:
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
+        raise ValueError(f"{name!r} is not a player name (1-40 printable characters, no spaces)")
+    return name
+
+
 PlayerName = Annotated[
     str,
     Field(
         pattern=r"^[^\s\x00-\x1f\x7f]{1,40}$",
         description="1-40 printable characters, no spaces",
     ),
+    AfterValidator(_printable_name),
 ]
 
 
@@ -111,9 +122,11 @@ class ActionObject(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player: str
-    act: str = Field(description="play, dare, sluff, pick, deal or take")
-    cards: CardList = Field(default_factory=list)
-    to: dict[str, CardList] | None = Field(
+    act: str = Field(description="play, dare, sluff, pick, deal, take, exchange or set_aside")
+    # The cards are read by _card_list, which stops at the first that is no card
+    # (pydantic would report every one of a million bad cards).
+    cards: SkipValidation[CardList] = Field(default_factory=list)
+    to: SkipValidation[dict[str, CardList] | None] = Field(
         default=None, description="deal only: the cards each receiver got"
     )
 
@@ -328,6 +341,19 @@ class Session:
 _TAGS = {"text", "object", "one", "two"}
 
 
+PLAIN_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
+
+
+def key(prefix: str, name: Any) -> str:
+    """``prefix.name``, the key quoted as JSON unless it is plain: an error stays one printable
+    line whatever a key holds (line breaks, lone surrogates, megabytes)."""
+    text = str(name)
+    if not PLAIN_KEY.match(text):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        text = json.dumps(shown)  # escapes what cannot be printed
+    return f"{prefix}.{text}" if prefix else text
+
+
 def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
@@ -336,7 +362,7 @@ def _path(loc: tuple[Any, ...]) -> str:
         elif part in _TAGS or (isinstance(part, str) and part.startswith("function-")):
             continue
         else:
-            out += ("." if out else "") + str(part)
+            out = key(out, part)
     return out
 
 
@@ -348,13 +374,19 @@ def _message(err: dict[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "is not a field of this place in the record format"
     if kind == "literal_error":
-        return f"must be {err['ctx']['expected']}, not {given!r}"
+        return f"must be {err['ctx']['expected']}, not {_shown(given)}"
     if kind == "string_pattern_mismatch":
-        return f"{given!r} is not a player name (1-40 printable characters, no spaces)"
+        return f"{_shown(given)} is not a player name (1-40 printable characters, no spaces)"
     if kind == "value_error":
         return str(err["ctx"]["error"])
     text = err["msg"]
-    return text[0].lower() + text[1:] + (f", not {given!r}" if given is not None else "")
+    return text[0].lower() + text[1:] + (f", not {_shown(given)}" if given is not None else "")
+
+
+def _shown(value: Any) -> str:
+    """A value from the record, for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _validate(model: type[BaseModel], data: Any) -> Any:
@@ -405,11 +437,36 @@ def _cards(codes: list[str]) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in codes)
 
 
+def _card_list(value: Any, path: str) -> tuple[Card, ...]:
+    """An action's cards: a list of card strings or one string of them; no '??'."""
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise RecordError(path, "must be a list of cards, or one string of cards")
+    out = []
+    for i, code in enumerate(value):
+        card = _SLOT.get(code.strip().upper()) if isinstance(code, str) else None
+        if card is None or card == UNKNOWN:
+            raise RecordError(
+                f"{path}[{i}]",
+                "'??' is not allowed here: an action names the cards it uses"
+                if card == UNKNOWN
+                else f"{_shown(code)} is not a card",
+            )
+        out.append(card)
+    return tuple(out)
+
+
 def _slots(codes: list[str]) -> list[Card]:
     return [UNKNOWN if c == UNKNOWN_TEXT else parse_card(c) for c in codes]
 
 
 @lru_cache(maxsize=4096)
+def _cached_text_action(player: int, rest: str) -> Action:
+    """:func:`_text_action` for short strings, remembered (Actions are immutable)."""
+    return _text_action(player, rest)
+
+
 def _text_action(player: int, rest: str) -> Action:
     """``<act> [card ...]`` by seat ``player``; ValueError if not well-formed.
 
@@ -473,7 +530,9 @@ def _actions(entries: Any, names: dict[str, int], players: tuple[str, ...]) -> l
         if type(entry) is str:
             action = cache.get(entry)
             if action is None:
-                action = cache[entry] = _action(index, entry, names)
+                action = _action(index, entry, names)
+                if len(entry) < 80:  # only ordinary strings: no megabytes kept
+                    cache[entry] = action
         elif isinstance(entry, dict):
             action = _action(index, _validate_at(ActionObject, entry, f"actions[{index}]"), names)
         else:
@@ -498,7 +557,10 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
         words = entry.split(None, 1)
         if len(words) == 2 and words[0] in names:
             try:
-                return _text_action(names[words[0]], words[1])
+                rest = words[1]
+                if len(rest) < 64:
+                    return _cached_text_action(names[words[0]], rest)
+                return _text_action(names[words[0]], rest)
             except ValueError:
                 pass  # not well-formed: the checks below say where and why
     path = f"actions[{index}]"
@@ -525,15 +587,18 @@ def _action(index: int, entry: str | ActionObject, names: dict[str, int]) -> Act
     if entry.act == "deal":
         if entry.cards:
             raise RecordError(f"{path}.cards", "a deal names its cards under 'to', not 'cards'")
-        if entry.to is None:
+        if not isinstance(entry.to, dict):
             raise RecordError(f"{path}.to", "a deal must say what each receiver got")
         to = tuple(
-            (_player(names, name, f"{path}.to.{name}"), _cards(codes))
+            (
+                _player(names, name, key(f"{path}.to", name)),
+                _card_list(codes, key(f"{path}.to", name)),
+            )
             for name, codes in entry.to.items()
         )
     elif entry.to is not None:
         raise RecordError(f"{path}.to", "only a deal has 'to'")
-    return Action(who, entry.act, _cards(entry.cards), to)
+    return Action(who, entry.act, _card_list(entry.cards, f"{path}.cards"), to)
 
 
 def _action_card(code: str) -> Card:
@@ -586,7 +651,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         err = exc.errors(include_url=False)[0]
         loc = _path(err["loc"])
         raise RecordError(
-            "options" + (f".{loc}" if loc else ""),
+            key("options", loc) if loc else "options",
             "is not a rule option (see 'adjudicator variants')"
             if err["type"] == "extra_forbidden"
             else _message(err),
@@ -761,10 +826,10 @@ def _hands(
     out: list[list[Card]] = [[] for _ in names]
     where: list[tuple[Card, str]] = []
     for name, codes in written.items():
-        who = _player(names, name, f"{path}.{name}")
+        who = _player(names, name, key(path, name))
         cards = _slots(codes)
         out[who] = cards
-        where += [(c, f"{path}.{name}[{i}]") for i, c in enumerate(cards)]
+        where += [(c, f"{key(path, name)}[{i}]") for i, c in enumerate(cards)]
     return out, where
 
 
@@ -892,7 +957,7 @@ def build_session(session: SessionRecord) -> Session:
     claimed = None
     if session.result is not None:
         claimed = {
-            _player(names, name, f"result.scores.{name}"): points
+            _player(names, name, key("result.scores", name)): points
             for name, points in session.result.scores.items()
         }
     return Session(
@@ -952,27 +1017,32 @@ def loads(text: str) -> Any:
         # The C scanner gives up near the interpreter's recursion limit; no record nests
         # more than a few levels, so this is bad input, not a reason to stop a bulk run.
         raise RecordError("", "not a record: JSON nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}") from None
 
 
 def _canonical_actions(entries: list[Any]) -> list[Any]:
     actions = []
     for index, entry in enumerate(entries):
+        path = f"actions[{index}]"
         if isinstance(entry, dict):
-            entry = _validate_at(ActionObject, entry, f"actions[{index}]")
+            entry = _validate_at(ActionObject, entry, path)
         if isinstance(entry, str):
             actions.append(" ".join(_canonical_words(entry)))
-        elif entry.act != "deal" and entry.to is None:
-            actions.append(" ".join([entry.player, entry.act, *entry.cards]))
-        else:
-            obj: dict[str, Any] = {"player": entry.player, "act": entry.act}
-            if entry.cards:
-                obj["cards"] = [card_code(parse_card(c)) for c in entry.cards]
-            if entry.to is not None:
-                obj["to"] = {
-                    name: [card_code(parse_card(c)) for c in cards]
-                    for name, cards in entry.to.items()
-                }
-            actions.append(obj)
+            continue
+        cards = [card_code(c) for c in _card_list(entry.cards, f"{path}.cards")]
+        if entry.act != "deal" and entry.to is None:
+            actions.append(" ".join([entry.player, entry.act, *cards]))
+            continue
+        obj: dict[str, Any] = {"player": entry.player, "act": entry.act}
+        if cards:
+            obj["cards"] = cards
+        if isinstance(entry.to, dict):
+            obj["to"] = {
+                name: [card_code(c) for c in _card_list(got, key(f"{path}.to", name))]
+                for name, got in entry.to.items()
+            }
+        actions.append(obj)
     return actions
 
 

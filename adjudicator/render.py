@@ -362,6 +362,14 @@ def replay_parts(
     return parts
 
 
+def _listed(listed: list[str]) -> list[Text]:
+    """A long list of actions on one line, the rest counted."""
+    out = [Text("  " + ", ".join(listed[:UNSEEN_SHOWN]))]
+    if len(listed) > UNSEEN_SHOWN:
+        out.append(Text(f"  … and {len(listed) - UNSEEN_SHOWN} more", style="dim"))
+    return out
+
+
 def position(label: str, where: legal.Position) -> RenderableType:
     """``legal``: where in the record, the table there, and the legal actions one per line."""
     state = where.state
@@ -391,14 +399,25 @@ def position(label: str, where: legal.Position) -> RenderableType:
     if where.with_unseen:
         parts.append(
             Text(
-                f"With a card nobody has seen ({len(where.with_unseen)}), also legal:",
+                f"With a card nobody has seen, also legal ({len(where.with_unseen)}):",
                 style="bold",
             )
         )
-        listed = [legal.show(f) for f in where.with_unseen]
-        parts.append(Text("  " + ", ".join(listed[:UNSEEN_SHOWN])))
-        if len(listed) > UNSEEN_SHOWN:
-            parts.append(Text(f"  … and {len(listed) - UNSEEN_SHOWN} more", style="dim"))
+        parts.extend(_listed([legal.show(f) for f in where.with_unseen]))
+    if where.with_unseen_unless:
+        reasons: dict[str, list[str]] = {}
+        for form, note in where.with_unseen_unless:
+            reasons.setdefault(note.message, []).append(legal.show(form))
+        for reason, listed in reasons.items():
+            why = reason[0].lower() + reason[1:]
+            parts.append(
+                Text(
+                    f"With a card nobody has seen, legal if the hidden cards allow it "
+                    f"({len(listed)}) — {why}:",
+                    style="bold yellow",
+                )
+            )
+            parts.extend(_listed(listed))
     if any(isinstance(f, dict) for f in where.legal):
         parts.append(
             Text(

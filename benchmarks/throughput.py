@@ -31,8 +31,10 @@ from adjudicator.bulk import Source, check_source
 from adjudicator.record import build_game, loads, parse_record
 from adjudicator.simulate import simulate
 
-TARGET_ACTIONS_PER_S = 150_000
-TARGET_FLOOR_RATIO = 20.0
+TARGET_ACTIONS_PER_S = {"pagat": 500_000, "helmfrid": 300_000}
+"""Full-check targets in actions/s, one process (other variants: the pagat figure)."""
+TARGET_PARSE_RATIO = 8.0
+"""Record parsing within this many times the json.loads floor."""
 
 
 def corpus(args: argparse.Namespace) -> list[str]:
@@ -121,12 +123,14 @@ def main() -> None:
     )
 
     speed = actions / full_s
-    ratio = full_s / floor_s
+    target = TARGET_ACTIONS_PER_S.get(args.variant, TARGET_ACTIONS_PER_S["pagat"])
+    parse_ratio = parse_s / floor_s
     print(
-        f"targets: {speed:,.0f} actions/s "
-        f"({'met' if speed >= TARGET_ACTIONS_PER_S else 'NOT met'}: >= {TARGET_ACTIONS_PER_S:,}); "
-        f"{ratio:.1f}x json.loads ({'met' if ratio <= TARGET_FLOOR_RATIO else 'NOT met'}: "
-        f"<= {TARGET_FLOOR_RATIO:.0f}x)"
+        f"targets: full check {speed:,.0f} actions/s "
+        f"({'met' if speed >= target else 'NOT met'}: >= {target:,}); "
+        f"parsing {parse_ratio:.1f}x json.loads "
+        f"({'met' if parse_ratio <= TARGET_PARSE_RATIO else 'NOT met'}: "
+        f"<= {TARGET_PARSE_RATIO:.0f}x)"
     )
 
     if args.profile:

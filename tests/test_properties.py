@@ -96,7 +96,7 @@ def listed(state: State) -> tuple[list[Action], set[tuple[Any, ...]]]:
     keys = {key(a) for a in actions}
     for a in actions:
         if a.act in ("pick", "dare") and not a.cards:
-            keys.add(key(replace(a, cards=named_cards(state, a))))
+            keys.add(key(a._replace(cards=named_cards(state, a))))
     return actions, keys
 
 
@@ -119,7 +119,7 @@ def unlisted(
         if kind == 0 and actions and n > 1:
             base = rng.choice(actions)
             other = rng.choice([p for p in range(n) if p != base.player])
-            candidate = replace(base, player=other)
+            candidate = base._replace(player=other)
         else:
             act = rng.choice(ACTS if kind == 2 else ("play", "pick", "dare"))
             cards = tuple(rng.sample(FULL_PACK, rng.choice((0, 1, 1, 2))))
@@ -186,7 +186,7 @@ def test_legal_actions_and_check_agree(table: tuple[str, int], seed: int) -> Non
         for action in actions:
             assert engine.check(state, action) is None, action
             if action.act in ("pick", "dare") and not action.cards:
-                named = replace(action, cards=named_cards(state, action))
+                named = action._replace(cards=named_cards(state, action))
                 assert engine.check(state, named) is None, named
         for action in unlisted(state, actions, keys, rng, 3):
             assert_rule(engine.check(state, action), action)

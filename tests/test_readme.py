@@ -1,9 +1,10 @@
 """The README's examples run: its console sessions print what they show, its Python is doctested.
 
 A ``$ adjudicator ...`` line in a ``console`` block is run (in a folder
-holding the walkthrough's ``dispute.json``, taken from the page's first JSON
-block) and its output compared line by line with the block.  The Python
-blocks are doctests, run from the repository root.
+holding the files the page writes out: a JSON block after a line
+``<!-- file: NAME -->`` is the file NAME) and its output compared line by
+line with the block.  The Python blocks are doctests, run from the
+repository root, and so is the package's own docstring.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [p for p in (ROOT / "README.md", ROOT / "docs" / "README-draft-cli.md") if p.exists()]
+README = ROOT / "README.md"
 
 
 def sessions(page: Path) -> list[tuple[str, str]]:
@@ -33,22 +34,22 @@ def sessions(page: Path) -> list[tuple[str, str]]:
     return out
 
 
-DRAFT = ROOT / "docs" / "README-draft-cli.md"
-WALKTHROUGH = sessions(DRAFT)
+WALKTHROUGH = sessions(README)
+FILES = re.findall(r"<!-- file: ([\w.]+) -->\n```json\n(.*?)```", README.read_text("utf-8"), re.S)
 
 
 def test_the_walkthrough_has_its_steps() -> None:
     commands = [c.split()[1] for c, _ in WALKTHROUGH]
-    assert commands == ["check", "explain", "legal", "replay"]
+    assert commands == ["check", "explain", "legal", "replay", "check"]
+    assert [name for name, _ in FILES] == ["dispute.json", "kitchen.json"]
 
 
 @pytest.mark.parametrize(("command", "expected"), WALKTHROUGH, ids=[c for c, _ in WALKTHROUGH])
 def test_the_walkthrough_prints_what_it_shows(
     command: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = re.search(r"```json\n(.*?)```", DRAFT.read_text(encoding="utf-8"), re.S)
-    assert record is not None
-    (tmp_path / "dispute.json").write_text(record.group(1), encoding="utf-8")
+    for name, text in FILES:
+        (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     words = shlex.split(command)
     stdin = None
@@ -64,22 +65,26 @@ def test_the_walkthrough_prints_what_it_shows(
             assert (tmp_path / words[words.index(option) + 1]).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_the_python_examples_are_doctests(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_python_examples_are_doctests(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
+    assert doctest.DocTestParser().get_examples(README.read_text(encoding="utf-8"))
     result = doctest.testfile(
-        str(page), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
+        str(README), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
     )
     assert result.failed == 0
 
 
-def test_the_draft_has_python_examples() -> None:
-    assert doctest.DocTestParser().get_examples(DRAFT.read_text(encoding="utf-8"))
+def test_the_package_docstring_is_a_doctest_that_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import adjudicator
+
+    monkeypatch.chdir(ROOT)
+    result = doctest.testmod(adjudicator, verbose=False)
+    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_shell_completion_as_documented(shell: str) -> None:
-    assert f"_ADJUDICATOR_COMPLETE={shell}_source adjudicator" in DRAFT.read_text(encoding="utf-8")
+    assert f"_ADJUDICATOR_COMPLETE={shell}_source adjudicator" in README.read_text(encoding="utf-8")
     result = CliRunner().invoke(
         main, [], env={"_ADJUDICATOR_COMPLETE": f"{shell}_source"}, prog_name="adjudicator"
     )

@@ -349,12 +349,20 @@ def apply(state: State, action: Action) -> None:
         card = turn_dare(state, action)
     else:
         card = action.cards[0]
-        take_from_hand(state, p, (card,))
-        draw_up(state, p)
-    state.trick.append((p, (card,)))
-    if _replying(state):
-        state.turn = state.second
-        _due(state)
+        hand = state.hands[p]
+        if card in hand:
+            hand.remove(card)
+        else:
+            take_from_hand(state, p, (card,))
+        if state.stock and len(hand) + state.hidden[p] < state.options.hand_size:
+            draw_up(state, p)
+    trick = state.trick
+    trick.append((p, (card,)))
+    if len(trick) % 2:
+        second = state.second
+        state.turn = second
+        if not state.hands[second] and not state.hidden[second]:
+            _due(state)  # the second player may have no card left: phase one may end
     else:
         _settle(state)
 

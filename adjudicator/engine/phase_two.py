@@ -283,6 +283,23 @@ def check(state: State, action: Action) -> Violation | None:
     act = action.act
     trick = state.trick
     p = action.player
+    cards = action.cards
+    if (  # the common case, decided at once: one known card, no special rule in the way
+        act == "play"
+        and len(cards) == 1
+        and cards[0] in state.hands[p]
+        and not state.pending[p]
+        and not (trick and state.forced)
+        and state.options.high_trump == "none"
+    ):
+        if not trick:
+            return None
+        card, top = cards[0], trick[-1][1][-1]
+        if card // 13 == top // 13:
+            if card > top:
+                return None
+        elif card // 13 == state.trump and top // 13 != anti_trump_suit(state):
+            return None
     if act == "play":
         if state.pending[p]:
             return Violation(
