@@ -222,7 +222,12 @@ def _late(report: Report, state: State, game: Game) -> int:
 def _stopped(report: Report, state: State, index: int | None) -> None:
     """The course depends on unknown cards: say where it stopped and why."""
     report.undetermined.append(
-        Violation("game.stopped", f"The game cannot be followed further: {state.stopped}", index)
+        Violation(
+            "game.stopped",
+            f"The game cannot be followed further: {state.stopped}",
+            index,
+            undetermined=True,
+        )
     )
 
 

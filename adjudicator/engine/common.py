@@ -119,11 +119,16 @@ def dare_problem(state: State, action: Action) -> Violation | None:
         )
     top = stock[-1]
     if top == UNKNOWN:
-        if len(action.cards) != 1:
+        if not action.cards:
             return Violation(
                 "record.dare",
                 "The stock's top card is unknown, so the dare must name the card turned",
                 invalid=True,
+            )
+        if len(action.cards) != 1:
+            return Violation(
+                "phase1.dare.card",
+                f"A dare turns one card, not {cards_text(action.cards)}",
             )
         if not state.may_be_unseen(action.cards[0]):
             return Violation(
