@@ -577,6 +577,10 @@ def variants(name: str | None) -> None:
         sys.exit(EXIT_INVALID)
     out.print(Text.assemble((preset.name, "bold"), f": {preset.title}"))
     out.print(Text(f"Source: {preset.source}"))
+    for (low, high), changes in preset.by_players.items():
+        players = f"{low}" if low == high else f"{low}-{high}"
+        said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in changes.items())
+        out.print(Text(f"With {players} players: {said}"))
     values = preset.options.model_dump()
     for option, allowed, description in RuleOptions.describe():
         out.print()
@@ -599,6 +603,18 @@ def variants(name: str | None) -> None:
             markup=False,
             highlight=False,
         )
+        if option in preset.cites:
+            out.print(
+                textwrap.fill(
+                    f"In {preset.name}: {preset.cites[option]}",
+                    out.width,
+                    initial_indent=indent,
+                    subsequent_indent=indent,
+                ),
+                markup=False,
+                highlight=False,
+                style="cyan",
+            )
 
 
 def _variant_list() -> Table:

@@ -146,3 +146,27 @@ def test_cli_rejects_a_bad_table_in_one_line(args: list[str], message: str) -> N
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+EVERY_TABLE = [
+    (name, players)
+    for name, preset in sorted(PRESETS.items())
+    for players in range(preset.options.min_players, preset.options.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("variant", "players"), EVERY_TABLE)
+def test_every_preset_at_every_player_count_its_text_allows_plays_legal_finished_games(
+    variant: str, players: int
+) -> None:
+    """Every table a text allows (the Goat's 3-10 with its double deck from seven; Mattis,
+    Koira and Myllymatti up to the 17 one pack seats): simulated games check legal,
+    finished, with the loser they claim."""
+    from adjudicator.adjudicate import adjudicate
+
+    for record in simulate(variant, players, 5, 3):
+        report = adjudicate(load_record(record))
+        assert report.status == "legal", report.violations[:1]
+        assert report.finished
+        claim = record["result"]
+        assert report.losers == claim.get("losers", [claim.get("loser")])

@@ -49,3 +49,14 @@ def test_an_unknown_variant_is_one_line_and_exit_2() -> None:
     code, out = run("variants", "bridge")
     assert code == 2
     assert out.strip() == "variant: 'bridge' is not a variant (" + ", ".join(PRESETS) + ")"
+
+
+def test_the_goat_shows_each_options_section_of_the_treatise_and_the_player_counts() -> None:
+    code, out = run("variants", "goat")
+    assert code == 0
+    flat = " ".join(out.split())
+    for option in RuleOptions.model_fields:
+        cite = PRESETS["goat"].cites[option]
+        assert f"In goat: {cite}" in flat, option
+    assert 'With 3 players: high_trump = "kill_only"' in out
+    assert "With 7-10 players: decks = 2, low_cards = 12" in out

@@ -27,6 +27,8 @@ class Preset:
     options: RuleOptions
     by_players: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     """Option changes for player counts ``(low, high)``, both included."""
+    cites: dict[str, str] = field(default_factory=dict)
+    """Where the preset's own text states each option's value (``variants NAME`` shows it)."""
 
     def options_for(self, players: int) -> RuleOptions:
         """The preset's options at a table of ``players``."""
@@ -59,6 +61,54 @@ _GOAT = RuleOptions(
     pick_from="bottom",
     pick_takes="joined",
 )
+
+NOT_IN_TREATISE = "not in the treatise: the default, which forbids nothing it allows"
+GOAT_CITES: dict[str, str] = {
+    "min_players": "the Goat treatise, 0 ('less than three is dumb')",
+    "max_players": "the Goat treatise, 0 ('more than ten is absurd')",
+    "decks": "the Goat treatise, 0 and variations II (the double deck for more than six players)",
+    "hand_size": "the Goat treatise, II.B (three cards)",
+    "first_lead": "the Goat treatise, II.D (the Goat of the previous game leads)",
+    "trump_card": "the Goat treatise, II.A and III.B (drawn off the deck, set aside, turned at "
+    "the intermission)",
+    "dare": "the Goat treatise, II.E.1 (tapping the deck)",
+    "phase_one": "the Goat treatise, II.C (each player makes exactly one play a round)",
+    "aces_low": "the Goat treatise, variations III (off unless the table plays it)",
+    "pair_winner": "not in the treatise (everybody plays)",
+    "pair_reply": "not in the treatise (everybody plays)",
+    "set_aside_trumps": "not in the treatise",
+    "exchange_two": "not in the treatise",
+    "multi_card_plays": "the Goat treatise, II.C and II.E.2 (one play; 'one will do')",
+    "tie_rule": "the Goat treatise, II.E.4 (wars between the players of the highest rank)",
+    "compulsory_ties": "the Goat treatise, II.E.2 (the Important Restriction)",
+    "tie_resolution": "the Goat treatise, II.E.4 (further ties, further wars)",
+    "sluffing": "the Goat treatise, II.E.3 (at any time during the round) and II.E.4 (the winner "
+    "collects)",
+    "sluff_top_first": "the Goat treatise, II.E.3 (sluffing restriction #1)",
+    "sluff_final": "the Goat treatise, II.E.3 (sluffing restriction #2)",
+    "phase_one_end": "the Goat treatise, II.C and II.F",
+    "unfinished_trick": "the Goat treatise, II.F (everyone takes back the cards they played)",
+    "low_cards": "the Goat treatise, III.C (six cards), variations II.A (twelve with the double "
+    "deck)",
+    "low_cards_by_indicator": NOT_IN_TREATISE,
+    "low_cards_six_of_trumps": "the Goat treatise, III.C (the 2-6 of trump)",
+    "low_cards_shares": "the Goat treatise, III.C (as evenly as possible; the players choose the "
+    "piles)",
+    "low_cards_shuffler": "the Goat treatise, III.C ('Goat, the Dreck, please')",
+    "phase_two_leader": "the Goat treatise, IV.F.1 and II.H (the winner of the final trick)",
+    "sequences": "the Goat treatise, IV.E (touching cards of a suit are one 'card')",
+    "pick_from": "the Goat treatise, IV.F.2.b (the lowest card)",
+    "pick_takes": "the Goat treatise, IV.F.2.b (and all cards of its suit touching it)",
+    "forced_pick": NOT_IN_TREATISE,
+    "complete_suit": NOT_IN_TREATISE,
+    "anti_trump": NOT_IN_TREATISE,
+    "trump_ends_trick": "the Goat treatise, IV.F.4 (only the count kills a trick)",
+    "high_trump": "the Goat treatise, variations I (for three players, 0) and IV (high trump #2)",
+    "empty_hand_at_phase_two": "the Goat treatise, IV.A (the virtuoso with no cards is out, not "
+    "the Goat)",
+    "reserve": NOT_IN_TREATISE,
+}
+"""The Goat treatise's section for each option of the ``goat`` preset."""
 
 _MAS = RuleOptions(
     trump_card="turned_up",
@@ -163,6 +213,7 @@ PRESETS: dict[str, Preset] = {
                 (3, 3): {"high_trump": "kill_only"},
                 (7, 10): {"decks": 2, "low_cards": 12},
             },
+            cites=GOAT_CITES,
         ),
         Preset(
             name="mas",
