@@ -79,6 +79,9 @@ class Checked:
     error: str | None = None
     text: str | None = field(default=None, repr=False)
     """The record's JSON text, when asked for (``check_all(keep_text=True)``)."""
+    json_line: str | None = field(default=None, repr=False)
+    """The ``check --json`` line, made where the record was checked (``as_json=True``):
+    with several processes the workers do that work, not the one that prints."""
 
     @property
     def label(self) -> str:
@@ -370,12 +373,19 @@ def one_record(arg: str) -> tuple[str, str]:
 # --- checking -----------------------------------------------------------------
 
 
-def check_source(source: Source, keep_text: bool = False) -> Checked:
+def check_source(source: Source, keep_text: bool = False, as_json: bool = False) -> Checked:
     """Read, validate and adjudicate one record; never raises for bad input.
 
     With ``keep_text`` the verdict carries the record's JSON text (to write
-    records out by verdict).
+    records out by verdict); with ``as_json``, its ``check --json`` line.
     """
+    checked = _check(source, keep_text)
+    if as_json:
+        checked.json_line = json.dumps(checked.as_json(), ensure_ascii=False)
+    return checked
+
+
+def _check(source: Source, keep_text: bool) -> Checked:
     if source.error is not None:
         return Checked(source.file, source.line, None, source.error)
     text = source.text
@@ -389,14 +399,18 @@ def check_source(source: Source, keep_text: bool = False) -> Checked:
 
 
 def check_all(
-    items: Iterable[Source], jobs: int = 1, chunksize: int = 16, keep_text: bool = False
+    items: Iterable[Source],
+    jobs: int = 1,
+    chunksize: int = 64,
+    keep_text: bool = False,
+    as_json: bool = False,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, over ``jobs`` processes.
 
     With one job everything runs here, lazily.  With more, ``Pool.imap`` keeps
     the order; the pool is closed when the iterator is exhausted or dropped.
     """
-    work = functools.partial(check_source, keep_text=keep_text)
+    work = functools.partial(check_source, keep_text=keep_text, as_json=as_json)
     if jobs <= 1:
         yield from map(work, items)
         return

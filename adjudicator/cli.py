@@ -208,14 +208,20 @@ def check(
         )
     else:
         results = bulk.check_all(
-            bulk.sources(paths, found), jobs or os.cpu_count() or 1, keep_text=bool(outputs)
+            bulk.sources(paths, found),
+            jobs or os.cpu_count() or 1,
+            keep_text=bool(outputs),
+            as_json=as_json,
         )
     try:
         with _progress(err, total, "checking") as advance:
             for checked in results:
                 tally.add(checked)
                 if as_json:
-                    click.echo(json.dumps(checked.as_json(), ensure_ascii=False))
+                    line = checked.json_line
+                    if line is None:
+                        line = json.dumps(checked.as_json(), ensure_ascii=False)
+                    click.echo(line)
                 elif checked.report is None:
                     out.print(render.invalid(checked.label, checked.error or ""))
                 elif every or checked.report.violations or tally.total <= unknown_limit:
