@@ -132,7 +132,12 @@ def option(name: str) -> RenderableType:
     grid.add_column("variant")
     grid.add_column("value")
     for preset in PRESETS.values():
-        grid.add_row(preset.name, _value(getattr(preset.options, name)))
+        shown = _value(getattr(preset.options, name))
+        for (low, high), changes in preset.by_players.items():
+            if name in changes:
+                players = f"{low}" if low == high else f"{low}-{high}"
+                shown += f"; {_value(changes[name])} with {players} players"
+        grid.add_row(preset.name, shown)
     parts += [Text("In each variant:", style="bold"), grid]
     rules = [r.id for r in catalog.RULES.values() if name in r.options]
     parts.append(Text("Rules it changes:", style="bold"))

@@ -459,3 +459,46 @@ def test_players_going_out_together_share_the_better_place() -> None:
     report.out_order = [["A", "B"], ["C"]]
     points = game_points(Scoring(places=[5, 3, 1], loser=-5), report, report.players)
     assert points == {"A": 5, "B": 5, "C": 1, "D": -5}
+
+
+def test_melniki_a_player_who_cannot_follow_trumps_or_picks_up() -> None:
+    """Wikipedia, 'Related games': 'could choose to draw or trump'; no side card."""
+    hands = {"Anna": "9H KH 2H", "Bo": "2C 5D 3S", "Cai": "AH AD AC"}
+    record = start_one(
+        "melniki", hands, ["Anna play 9H", "Bo play 2C"], "4D 8D TS", trump_card="TS"
+    )
+    assert first_rule(record) == "phase1.reply"
+    record["actions"][1] = "Bo play 3S"
+    assert first_rule(record) is None
+    record["actions"][1] = "Bo pick"
+    assert first_rule(record) is None
+    follower = {**hands, "Bo": "2C 5D 4H"}
+    record = start_one(
+        "melniki", follower, ["Anna play 9H", "Bo play 2C"], "4D 8D TS", trump_card="TS"
+    )
+    assert first_rule(record) is None  # holding a heart, any card may be played
+
+
+def test_the_goat_seats_any_number_the_packs_allow() -> None:
+    """0: 'any number can play'; two and eleven are advised against, not forbidden."""
+    assert (PRESETS["goat"].options.min_players, PRESETS["goat"].options.max_players) == (2, 34)
+    assert PRESETS["goat"].options_for(11).decks == 2
+
+
+def test_a_goat_start_names_who_won_the_last_trick() -> None:
+    """II.D and IV.F.1: the leader of a position with won cards won the last trick."""
+    record = start_one(
+        "goat",
+        {"A": "", "B": "9H TH", "C": "JH QH"},
+        ["C play JH"],
+        "",
+        trump_card="KC",
+        piles={
+            "A": ["2S", "3S", "4S", "5S", "6S", "7S", "8S"],
+            "B": ["9S", "TS", "JS", "QS", "KS", "AS"],
+            "C": ["2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+        },
+    )
+    record["start"]["leader"] = "C"
+    state = after(record)
+    assert state.phase == PHASE_TWO and state.last_winner == 2

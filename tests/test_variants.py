@@ -59,4 +59,4 @@ def test_the_goat_shows_each_options_section_of_the_treatise_and_the_player_coun
         cite = PRESETS["goat"].cites[option]
         assert f"In goat: {cite}" in flat, option
     assert 'With 3 players: high_trump = "kill_only"' in out
-    assert "With 7-10 players: decks = 2, low_cards = 12" in out
+    assert "With 7-34 players: decks = 2, low_cards = 12" in out

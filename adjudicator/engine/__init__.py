@@ -148,6 +148,10 @@ def _start_phase_one(state: State, game: Game, written: list[Card]) -> None:
             state.indicator_holder = start.trump_holder
             state.stock_done = not state.stock
     _unseen(state, written, 52 * options.decks - start.written)
+    if any(start.piles):
+        # Somebody has won a trick, and the winner leads the next (the Goat treatise,
+        # II.D; pagat.com, 'Play in the first phase'): the leader won the last one.
+        state.last_winner = start.leader
     _begin(state, start.leader)
 
 

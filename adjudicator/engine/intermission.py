@@ -226,6 +226,8 @@ def begin_phase_two(state: State) -> None:
     """The trump card's drawer leads, or the last trick's winner where the variant says so."""
     if state.options.phase_two_leader == "last_trick_winner" and state.last_winner is not None:
         leader = state.last_winner
-    else:
-        leader = state.indicator_holder if state.indicator_holder is not None else 0
+    elif state.indicator_holder is not None:
+        leader = state.indicator_holder
+    else:  # no trick was won (ties dealt out) and nobody drew the trump card
+        leader = state.leader  # the last trick's leader, who would have led again
     start_phase_two(state, leader)

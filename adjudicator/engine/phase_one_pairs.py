@@ -170,6 +170,10 @@ def generate(state: State) -> list[Action] | None:
     reply = options.pair_reply
     if led is not None and reply == "beat_or_pick":
         plays = [c for c in plays if beats(state, c[0], led)]
+    elif (
+        led is not None and reply == "follow_or_pick" and all(c // 13 != led // 13 for c in hand)
+    ):  # cannot follow: trumps only
+        plays = [c for c in plays if c[0] // 13 == state.trump]
     out = [Action(p, "play", c) for c in plays]
     if can_dare(state):
         out.append(Action(p, "dare"))
@@ -200,10 +204,12 @@ def check(state: State, action: Action) -> Violation | None:
     if act != "play":
         return None
     bad = one_card(state, action, "A play in phase one") or held(state, action)
-    if bad is not None or not replying or reply != "beat_or_pick":
+    if bad is not None or not replying or reply == "any":
         return bad
     led = state.trick[-1][1][0]
     card = action.cards[0]
+    if reply == "follow_or_pick":
+        return _check_follow(state, action.player, card, led)
     if beats(state, card, led):
         return None
     return Violation(
@@ -211,6 +217,34 @@ def check(state: State, action: Action) -> Violation | None:
         f"{card_text(card)} does not beat {card_text(led)}: the second card must be a higher "
         f"{suit_name(suit(led))}{_or_trump(state, led)}, or else {card_text(led)} is picked up",
     )
+
+
+def _check_follow(state: State, player: int, card: Card, led: Card) -> Violation | None:
+    """Wikipedia, 'Related games' (Melniki): a player who can follow suit plays a card (any:
+    the text does not say which); one who cannot trumps or picks up, as in Mas."""
+    led_suit = suit(led)
+    if card // 13 == led_suit or card // 13 == state.trump:
+        return None
+    follows = may_hold(state, player, lambda c: c // 13 == led_suit)
+    if follows is True:
+        return None
+    name = state.names[player]
+    if follows is None:
+        return Violation(
+            "phase1.reply",
+            f"Whether {name} holds a {suit_name(led_suit)} is unknown: without one, only a trump "
+            f"may be played to {card_text(led)}",
+            undetermined=True,
+        )
+    return Violation(
+        "phase1.reply",
+        f"{name} holds no {suit_name(led_suit)}, so plays a trump{_trump_sign(state)} to "
+        f"{card_text(led)} or picks it up, not {card_text(card)}",
+    )
+
+
+def _trump_sign(state: State) -> str:
+    return f" ({SUIT_SYMBOLS[state.trump]})" if state.trump is not None else ""
 
 
 def _or_trump(state: State, led: Card) -> str:

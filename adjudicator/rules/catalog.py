@@ -505,6 +505,16 @@ RULES: dict[str, Rule] = {
             ("pair_reply",),
         ),
         Rule(
+            "phase1.reply",
+            "pairs",
+            "with `pair_reply: follow_or_pick` (Melniki), a player who cannot follow the suit "
+            "led plays a trump or picks up; only a player holding the suit may play a card "
+            "that does not win; undetermined when only a hidden card could be of that suit",
+            (Cite(W, "Related games", "Melniki"),),
+            ("illegal_melniki_side_card.json",),
+            ("pair_reply",),
+        ),
+        Rule(
             "phase1.set_aside",
             "pairs",
             "with `set_aside_trumps` (Mas), only a hand of exactly three trumps and nothing "

@@ -41,9 +41,12 @@ class Preset:
         return RuleOptions.model_validate({**self.options.model_dump(), **changes})
 
 
+GOAT_LIMIT = 34
+"""Three cards each, the trump card and a stock from two packs: the most the Goat seats."""
+
 _GOAT = RuleOptions(
-    min_players=3,
-    max_players=10,
+    min_players=2,
+    max_players=GOAT_LIMIT,
     first_lead="previous_loser",
     trump_card="set_aside",
     phase_one="all",
@@ -64,8 +67,10 @@ _GOAT = RuleOptions(
 
 NOT_IN_TREATISE = "not in the treatise: the default, which forbids nothing it allows"
 GOAT_CITES: dict[str, str] = {
-    "min_players": "the Goat treatise, 0 ('less than three is dumb')",
-    "max_players": "the Goat treatise, 0 ('more than ten is absurd')",
+    "min_players": "the Goat treatise, 0 ('any number can play'; fewer than three is "
+    "'dumb', not forbidden)",
+    "max_players": "the Goat treatise, 0 ('any number can play'; more than ten is "
+    "'absurd', not forbidden: two packs seat 34)",
     "decks": "the Goat treatise, 0 and variations II (the double deck for more than six players)",
     "hand_size": "the Goat treatise, II.B (three cards)",
     "first_lead": "the Goat treatise, II.D (the Goat of the previous game leads)",
@@ -206,12 +211,13 @@ PRESETS: dict[str, Preset] = {
             title="The American Goat game (Duke/UCLA): trump card set aside, everyone plays "
             "one card a round with the Important Restriction, sluffing at any time with two "
             "restrictions, wars, the dreck; touching runs, the lowest run eaten. High trump at "
-            "three players, a double deck from seven",
+            "three players, a double deck from seven. 'Any number can play' (ten and more is "
+            "'absurd', two 'dumb', neither forbidden): two packs seat 34",
             source="the Goat treatise ('Skitgubbe: a general treatise'), 0-IV and variations I-II",
             options=_GOAT,
             by_players={
                 (3, 3): {"high_trump": "kill_only"},
-                (7, 10): {"decks": 2, "low_cards": 12},
+                (7, GOAT_LIMIT): {"decks": 2, "low_cards": 12},
             },
             cites=GOAT_CITES,
         ),
