@@ -278,3 +278,42 @@ def test_a_rule_that_needs_the_missing_dealer_stops_the_game_there() -> None:
     assert report.status == "legal" and not report.finished
     assert notes(report) == [(2, "game.stopped")]
     assert "dealer" in report.undetermined[0].message
+
+
+def test_whether_a_card_is_the_highest_trump_left_may_be_undetermined() -> None:
+    """The Goat treatise, variations I: only the highest trump left kills; a hidden card in
+    another hand might be a higher trump."""
+    record = {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "options": {"high_trump": "kill_only"},
+        "players": ["A", "B", "C"],
+        "start": {
+            "phase": 2,
+            "trump": "S",
+            "leader": "A",
+            "hands": {"A": ["KS", "2C"], "B": [Q, Q], "C": ["3D", "4D"]},
+        },
+        "actions": ["A play KS"],
+    }
+    report = run(record)
+    assert report.status == "legal"
+    assert notes(report) == [(0, "phase2.high_trump")]
+    record["start"]["hands"]["B"] = ["AS", Q]  # the ace is known: the king is not the highest
+    assert run(record).undetermined == []
+
+
+def test_an_unknown_trump_card_that_sets_the_low_card_limit_stops_the_game() -> None:
+    """pagat.com, 'Variants: end of phase one': the limit is the trump card's rank."""
+    record = phase_one(
+        {"Anna": ["AS"], "Bo": ["KD", "2C"], "Cai": ["QD", "3C"]},
+        ["Anna play AS", "Bo play KD", "Cai play QD", "Anna play 9H"],
+        stock=[],
+        start={"dealer": "Cai", "trump_card": Q, "trump_holder": "Cai"},
+        options={"low_cards_by_indicator": True},
+        trump="H",
+    )
+    report = run(record)
+    assert report.status == "legal" and not report.finished
+    assert notes(report)[-1][1] == "game.stopped"
+    assert "rank sets the low-card limit" in report.undetermined[-1].message
