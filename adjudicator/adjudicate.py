@@ -7,6 +7,7 @@ from typing import Any
 
 from adjudicator import engine, legal
 from adjudicator.actions import Action
+from adjudicator.cards import UNKNOWN
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
@@ -182,6 +183,8 @@ def _rejects(
         return False
     bad.action = action.text(names)
     bad.alternatives = legal_texts(state)
+    if state.hidden_anywhere() or UNKNOWN in state.stock:
+        bad.with_unseen = len(engine.unseen_actions(state))
     report.violations.append(bad)
     if steps:
         words = engine.narrate(state, action)

@@ -150,7 +150,19 @@ def violation(v: Violation, what: str = "") -> RenderableType:
     lines.append(f"\n  rule {v.rule}: ", style="red")
     lines.append(v.message, style="red")
     if v.index is not None:
-        lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
+        listing = f"'adjudicator legal --at {v.index}' lists them"
+        if v.with_unseen and not v.alternatives:
+            lines.append(
+                f"\n  legal instead: only actions with a card nobody has seen "
+                f"({v.with_unseen}; {listing})"
+            )
+        else:
+            lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
+            if v.with_unseen:
+                lines.append(
+                    f"\n  and {v.with_unseen} more with a card nobody has seen ({listing})",
+                    style="dim",
+                )
     return lines
 
 

@@ -28,6 +28,8 @@ class Violation:
     stock that names no card): the record is invalid."""
     game: int | None = None
     """In a session: the game (0-based) the violation belongs to."""
+    with_unseen: int = 0
+    """How many more actions would be legal with a card nobody has seen (``??``)."""
 
     def as_json(self) -> dict[str, object]:
         """The contract's violation object (plus ``legal``; ``game`` in a session)."""
@@ -39,6 +41,8 @@ class Violation:
             "message": self.message,
             "legal": self.alternatives,
         }
+        if self.with_unseen:
+            out["with_unseen"] = self.with_unseen
         if self.game is not None:
             out["game"] = self.game
         return out
