@@ -52,8 +52,9 @@ def random_game(
     rng: random.Random,
     observe: Observer | None = None,
     options: RuleOptions | None = None,
+    limit: int = MAX_ACTIONS,
 ) -> tuple[dict[str, Any], Game]:
-    """Deal a shuffled pack and play random legal actions to the end.
+    """Deal a shuffled pack and play random legal actions to the end (or ``limit``).
 
     Returns the record (a JSON-ready dict in canonical form) and the Game it
     describes.  ``observe`` sees every step before it is applied, which lets
@@ -80,7 +81,7 @@ def random_game(
     # How often this game's players take a non-play act when a play is also
     # legal: varied per game so the corpus holds cautious and reckless tables.
     rate = rng.uniform(0.05, 0.4)
-    state = play_out(game, rng, rate, observe)
+    state = play_out(game, rng, rate, observe, limit)
     record: dict[str, Any] = {
         "format": FORMAT,
         "variant": variant,

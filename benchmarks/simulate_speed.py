@@ -23,24 +23,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable
+
+from throughput import best_of  # this folder's other script (on sys.path when run)
 
 from adjudicator import engine
 from adjudicator.simulate import game_rng, random_game
 
 TABLES = (("pagat", 3, 2.0), ("helmfrid", 4, 6.0))
 """(variant, players, target ms per game)."""
-
-
-def best_of(repeat: int, run: Callable[[], None]) -> float:
-    """The fastest of ``repeat`` timed runs, in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def positions(variant: str, players: int, games: int) -> list:

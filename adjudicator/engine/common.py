@@ -145,6 +145,14 @@ def dare_problem(state: State, action: Action) -> Violation | None:
     return None
 
 
+def dare_words(state: State, action: Action) -> str:
+    """``Bo dares and turns 7♥``: the stock's top card, or the card named where it is unknown."""
+    top = state.stock[-1] if state.stock else None
+    shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
+    name = state.names[action.player]
+    return f"{name} dares and turns {card_text(shown)}" if shown is not None else f"{name} dares"
+
+
 def turn_dare(state: State, action: Action) -> Card:
     """Take the dared card off the stock; an unknown top is the card the action names."""
     card = state.stock.pop()

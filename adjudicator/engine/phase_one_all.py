@@ -24,11 +24,12 @@ from collections import Counter
 from itertools import combinations
 
 from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, suit
+from adjudicator.cards import UNKNOWN, Card, cards_text, suit
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
     can_dare,
     dare_problem,
+    dare_words,
     draw_up,
     held,
     may_hold,
@@ -681,9 +682,7 @@ def narrate(state: State, action: Action) -> str:
         count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
         return f"{name} takes the trick ({count} cards)"
     if act == "dare":
-        top = state.stock[-1] if state.stock else None
-        shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
-        what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
+        what = dare_words(state, action)
     else:
         what = f"{name} plays {cards_text(action.cards)}"
     if not state.trick or state.decided is not None:

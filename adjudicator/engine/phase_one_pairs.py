@@ -27,6 +27,7 @@ from adjudicator.engine.common import (
     can_dare,
     card_list,
     dare_problem,
+    dare_words,
     draw_up,
     held,
     may_hold,
@@ -413,9 +414,7 @@ def narrate(state: State, action: Action) -> str:
     if act == "pick":
         return f"{name} picks up {card_list(state.trick[-1][1])}" if state.trick else "picks up"
     if act == "dare":
-        top = state.stock[-1] if state.stock else None
-        shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
-        what = f"{name} dares and turns {card_text(shown)}" if shown is not None else "dares"
+        what = dare_words(state, action)
     elif act == "play":
         what = f"{name} plays {cards_text(action.cards)}"
     else:

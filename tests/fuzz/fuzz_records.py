@@ -61,10 +61,10 @@ from adjudicator import bulk, engine, render
 from adjudicator.actions import ACTS
 from adjudicator.bulk import Checked
 from adjudicator.cards import FULL_PACK, card_code, parse_card
-from adjudicator.record import FORMAT, Game
+from adjudicator.record import FORMAT
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import NAMES, choose, game_rng, play_out, random_game
+from adjudicator.simulate import NAMES, choose, game_rng, random_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_games"
@@ -534,37 +534,9 @@ def simulate_with(
     rng: random.Random, variant: str, options: RuleOptions, players: int
 ) -> dict[str, Any]:
     """A random game under ``options`` (cut after SIM_MAX_ACTIONS), as a record."""
-    names = NAMES[:players]
-    deck = list(FULL_PACK) * options.decks
-    rng.shuffle(deck)
-    dealer = rng.randrange(players)
-    goat = options.first_lead == "previous_loser"
-    first = rng.randrange(players) if goat else (dealer + 1) % players
-    game = Game(
-        variant=variant,
-        options=options,
-        players=names,
-        actions=[],
-        dealer=dealer,
-        first_leader=first,
-        first_leader_given=goat,
-        deck=tuple(deck),
-    )
-    # The simulator's own loop: it takes a game back to a sluff found afterwards to
-    # break the Goat treatise's restriction #2, so the game it returns is legal.
-    play_out(game, rng, rng.uniform(0.05, 0.4), limit=SIM_MAX_ACTIONS)
+    record, _ = random_game(variant, players, rng, options=options, limit=SIM_MAX_ACTIONS)
     defaults = PRESETS[variant].options_for(players).model_dump()
-    record = {
-        "format": FORMAT,
-        "variant": variant,
-        "options": {k: v for k, v in options.model_dump().items() if defaults[k] != v},
-        "players": list(names),
-        "dealer": names[dealer],
-        "deck": " ".join(card_code(c) for c in deck),
-        "actions": [a.record_form(names) for a in game.actions],
-    }
-    if goat:
-        record["first_leader"] = names[first]
+    record["options"] = {k: v for k, v in options.model_dump().items() if defaults[k] != v}
     return record
 
 
