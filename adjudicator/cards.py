@@ -15,7 +15,6 @@ SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spade", "heart", "diamond", "club")
 RANK_LETTERS = "23456789TJQKA"
-RANK_NAMES = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 
@@ -100,11 +99,6 @@ def cards_text(cards: Iterable[Card]) -> str:
 def suit_name(s: int, plural: bool = False) -> str:
     """``heart`` or ``hearts``."""
     return SUIT_NAMES[s] + ("s" if plural else "")
-
-
-def rank_name(r: int) -> str:
-    """``7``, ``10``, ``queen``."""
-    return RANK_NAMES.get(r, str(r))
 
 
 def sort_key(card: Card, trump: int | None = None) -> tuple[int, int]:

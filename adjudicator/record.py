@@ -433,10 +433,6 @@ def _player(names: dict[str, int], name: str, path: str) -> int:
         raise RecordError(path, f"{name!r} is not one of the players") from None
 
 
-def _cards(codes: list[str]) -> tuple[Card, ...]:
-    return tuple(parse_card(c) for c in codes)
-
-
 def _card_list(value: Any, path: str) -> tuple[Card, ...]:
     """An action's cards: a list of card strings or one string of them; no '??'."""
     if isinstance(value, str):

@@ -170,6 +170,10 @@ def _begin(state: State, leader: int) -> None:
 # a deal says there was none).  Such an act is judged in the state after that end.
 
 
+ANOTHER_ACT = Action(0, "play")
+"""Any act that is neither a sluff nor a deal: what ends a window or an optional deal."""
+
+
 def _passes(state: State, action: Action) -> bool:
     """Whether ``action`` first ends a sluffing window or an optional deal."""
     due = state.deal
@@ -303,7 +307,7 @@ def _check(state: State, action: Action) -> Violation | None:
 
 def _candidates(state: State) -> list[Action]:
     out = _phase(state).candidates(state)
-    if _closes_into_other_state(state, Action(0, "play")):
+    if _closes_into_other_state(state, ANOTHER_ACT):
         ahead = _ahead(state)
         out = [a for a in out if not _passes(state, a)]
         if not ahead.finished and ahead.stopped is None:
@@ -316,7 +320,7 @@ def _generate(state: State) -> list[Action] | None:
     if state.deal is not None:
         return None
     module = _phase(state)
-    if _closes_into_other_state(state, Action(0, "play")):
+    if _closes_into_other_state(state, ANOTHER_ACT):
         ahead = _ahead(state)
         later = [] if ahead.finished or ahead.stopped is not None else _generate(ahead)
         here = module.generate(state)
