@@ -607,9 +607,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "result.loser",
             "result",
-            "the claimed loser is the player the rules make the loser",
+            "the claimed loser is the player the rules make the loser (or, written as "
+            "`losers`, every player the rules make lose at once)",
             (Cite("contract", "", "`result`"), Cite(P, "Play in the second phase")),
-            ("illegal_result_loser.json",),
+            ("illegal_result_loser.json", "illegal_mattis_blamattis_one_loser.json"),
         ),
     )
 }
