@@ -19,7 +19,7 @@ from adjudicator.actions import Action
 from adjudicator.cards import Card, cards_text
 from adjudicator.engine import intermission
 from adjudicator.engine.narration import say
-from adjudicator.engine.state import DealDue, State
+from adjudicator.engine.state import DealDue, State, one_at_a_time
 from adjudicator.engine.violations import Violation
 
 
@@ -46,11 +46,6 @@ def _received(action: Action) -> dict[int, list[Card]]:
     for player, cards in action.to:
         got.setdefault(player, []).extend(cards)
     return got
-
-
-def one_at_a_time(count: int, receivers: int) -> tuple[int, ...]:
-    """How many cards each of ``receivers`` gets when ``count`` are dealt round in order."""
-    return intermission.one_at_a_time(count, receivers)
 
 
 def check(state: State, action: Action) -> Violation | None:

@@ -26,11 +26,6 @@ def deal_order(state: State) -> list[int]:
     return [(first + i) % state.n for i in range(state.n)]
 
 
-def one_at_a_time(count: int, receivers: int) -> tuple[int, ...]:
-    """How many cards each of ``receivers`` gets when ``count`` are dealt round in order."""
-    return tuple(count // receivers + (1 if i < count % receivers else 0) for i in range(receivers))
-
-
 def _final_trick_sluffs(state: State) -> None:
     """The Goat treatise, II.E.3, restriction #2: judged now that the final trick is known."""
     if not state.options.sluff_final or not state.taken_risky:

@@ -24,6 +24,11 @@ PHASE_TWO = 2
 OVER = 3
 
 
+def one_at_a_time(count: int, receivers: int) -> tuple[int, ...]:
+    """How many cards each of ``receivers`` gets when ``count`` are dealt round in order."""
+    return tuple(count // receivers + (1 if i < count % receivers else 0) for i in range(receivers))
+
+
 @dataclass(frozen=True)
 class DealDue:
     """A shuffle the rules leave to chance; the record's ``deal`` act gives its outcome.
@@ -56,8 +61,7 @@ class DealDue:
         or unknown while hidden cards may add to the deal)."""
         if not self.ordered or self.hidden:
             return None
-        k, count = len(self.receivers), len(self.cards)
-        return tuple(count // k + (1 if i < count % k else 0) for i in range(k))
+        return one_at_a_time(len(self.cards), len(self.receivers))
 
 
 def variant_acts(options: RuleOptions) -> frozenset[str]:
