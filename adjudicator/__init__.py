@@ -6,6 +6,7 @@
 ('legal', 'Cai')
 """
 
+from adjudicator._version import __version__
 from adjudicator.actions import Action
 from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.cards import Card, card_code, card_text, parse_card
@@ -20,6 +21,7 @@ __all__ = [
     "RecordError",
     "Report",
     "RuleOptions",
+    "__version__",
     "adjudicate",
     "card_code",
     "card_text",

@@ -30,9 +30,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, export, legal, render
+from adjudicator import bulk, export, legal, render, samples
 from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
+from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.record import Game, RecordError, Session, json_schema
 from adjudicator.rules import catalog
@@ -99,7 +100,7 @@ def _summary(tally: bulk.Tally) -> Table:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="adjudicator")
+@click.version_option(version=__version__, prog_name="adjudicator")
 def main() -> None:
     """Check and replay Skitgubbe game records against the rules.
 
@@ -657,6 +658,27 @@ def _plain(value: object) -> str:
 def schema() -> None:
     """Print the JSON Schema of the record format."""
     click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+
+
+@main.command("samples")
+@click.argument("name", required=False)
+def samples_command(name: str | None) -> None:
+    """List the sample games shipped with the package, or print one (NAME) as JSON.
+
+    The samples are the rule texts' worked examples, whole games and one record per
+    broken rule: 'adjudicator samples NAME > game.json' gives a file to check or replay.
+    """
+    if name is None:
+        out = Console(highlight=False, soft_wrap=True)
+        for entry in samples.names():
+            about = json.loads(samples.text(entry)).get("meta", {})
+            title = str(about.get("title", ""))
+            out.print(Text.assemble((entry.removesuffix(".json"), "bold"), "  ", title))
+        return
+    try:
+        click.echo(samples.text(name), nl=False)
+    except KeyError:
+        _mistake(f"no sample called {name[:60]!r} ('adjudicator samples' lists them)")
 
 
 @main.command("simulate")

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import json
 import textwrap
-from pathlib import Path
 from typing import Any, get_args, get_origin
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from adjudicator import samples
 from adjudicator.record import RecordError
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
-"""The sample games, when the package runs from a clone of the repository."""
 
 WIDTH = 96
 
@@ -67,14 +64,13 @@ def _value(value: Any) -> str:
 
 def _sample_line(name: str) -> Text:
     """A sample game by name, with the violation it shows when the file is at hand."""
-    out = Text(f"  sample_games/{name}")
-    path = SAMPLES / name
-    if not path.exists():
+    out = Text(f"  {samples.reference(name)}")
+    if samples.find(name) is None:
         return out
     from adjudicator.bulk import document_from_text, judge
 
     try:
-        report = judge(document_from_text(path.read_text(encoding="utf-8")))
+        report = judge(document_from_text(samples.text(name)))
     except RecordError:
         return out
     if report.violations:
@@ -109,7 +105,7 @@ def rule(entry: catalog.Rule) -> RenderableType:
     parts.append(Text("A sample game that breaks it:", style="bold"))
     parts.append(_sample_line(entry.samples[0]))
     for other in entry.samples[1:]:
-        parts.append(Text(f"  also sample_games/{other}", style="dim"))
+        parts.append(Text(f"  also {samples.reference(other)}", style="dim"))
     return Group(*parts)
 
 

@@ -164,3 +164,13 @@ def hand(state: State, name: str) -> list[str]:
 def codes(text: str) -> list[str]:
     """``cards(text)``, sorted: to compare with :func:`hand`."""
     return sorted(cards(text))
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Mark the hypothesis property runs ``slow``: ``pytest -m "not slow"`` leaves them out
+    while working, and the README's plain ``pytest`` runs them all."""
+    import pytest
+
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)

@@ -1,0 +1,43 @@
+"""The sample games, shipped inside the package so an installed wheel has them too.
+
+In a clone they are the files of ``sample_games/`` (``adjudicator/sample_games`` links
+there); in a wheel they are package data.  ``adjudicator samples`` lists and prints them.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+FOLDER = "sample_games"
+
+
+def _folder() -> Traversable:
+    return resources.files("adjudicator").joinpath(FOLDER)
+
+
+def names() -> list[str]:
+    """Every sample's file name, sorted."""
+    return sorted(p.name for p in _folder().iterdir() if p.name.endswith(".json"))
+
+
+def find(name: str) -> Traversable | None:
+    """The sample called ``name`` (with or without ``.json``), or None."""
+    if not name.endswith(".json"):
+        name += ".json"
+    if name not in names():
+        return None
+    return _folder().joinpath(name)
+
+
+def text(name: str) -> str:
+    """The sample's JSON text; KeyError when there is no such sample."""
+    found = find(name)
+    if found is None:
+        raise KeyError(name)
+    return found.read_text(encoding="utf-8")
+
+
+def reference(name: str) -> str:
+    """How a user gets at a sample: the command that prints it."""
+    return f"adjudicator samples {name.removesuffix('.json')}"
