@@ -388,6 +388,11 @@ def replay(
         )
     if interactive and (file == bulk.STDIN or file.startswith(bulk.STDIN + ":")):
         _mistake("--interactive reads keys from the terminal: give the record as a file, not -")
+    if interactive and not _has_terminal():
+        _mistake(
+            "--interactive needs a terminal (standard input and output are not one): "
+            "leave it out to print the replay"
+        )
     label, document = _load(file)
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
@@ -423,6 +428,11 @@ def replay(
             except OSError as exc:
                 _mistake(f"--{kind}: cannot write {target}: {exc.strerror}")
     sys.exit(code)
+
+
+def _has_terminal() -> bool:
+    """Whether keys can be read and a screen drawn: --interactive needs both."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _replay_session(label: str, session: Session, viewer: str | None) -> NoReturn:

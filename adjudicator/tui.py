@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Input, Static
 
 from adjudicator import render
 from adjudicator.adjudicate import Report
@@ -41,12 +41,15 @@ class ReplayApp(App[None]):
     #step { height: auto; padding: 0 1; }
     #rule { height: auto; padding: 0 1; border: round $error; display: none; }
     #rule.shown { display: block; }
+    #goto { display: none; }
+    #goto.shown { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,n", "next", "next"),
         Binding("left,p", "previous", "back"),
-        Binding("home", "first", "start", show=False),
-        Binding("end", "last", "end", show=False),
+        Binding("home", "first", "start"),
+        Binding("end", "last", "end"),
+        Binding("g", "goto", "go to action"),
         Binding("v", "violation", "violation"),
         Binding("r", "rule", "rule text"),
         Binding("q", "quit", "quit"),
@@ -77,6 +80,7 @@ class ReplayApp(App[None]):
             yield Static(id="where")
             yield Static(id="rule")
             yield Static(id="step")
+        yield Input(placeholder="action number, then Enter (Esc: back)", id="goto")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -104,12 +108,16 @@ class ReplayApp(App[None]):
             out.append("Before the first action", style="bold")
         else:
             index = self.report.steps[self.frame - 1].index
-            out.append(f"Action {index} of 0-{report.actions - 1}", style="bold")
+            out.append(f"Action {index}", style="bold")
+            out.append(f" · the record's actions are 0-{report.actions - 1}")
         out.append(f" · {report.variant} · {', '.join(report.players)}")
         verdict = render.verdict_line(self.label, report)
         out.append("\n")
         out.append_text(verdict)
-        keys = "→/n next · ←/p back · v violation · r rule text · q quit"
+        keys = (
+            "→/n next · ←/p back · Home start · End end · g go to action N · "
+            "v violation · r rule text · q quit"
+        )
         out.append(f"\n{keys}", style="dim")
         return out
 
@@ -121,7 +129,9 @@ class ReplayApp(App[None]):
     def _rule(self) -> RenderableType:
         violation = self.report.violations[0] if self.report.violations else None
         if violation is None:
-            return Text("The record is legal: there is no violation to explain.")
+            return Text(
+                "The record is legal: no rule was broken, so there is no rule text to show."
+            )
         entry = catalog.RULES.get(violation.rule)
         if entry is None:
             return Text(f"{violation.rule}: {violation.message}")
@@ -164,5 +174,44 @@ class ReplayApp(App[None]):
         self._go(target)
 
     def action_rule(self) -> None:
+        if not self.report.violations and not self.rule_shown:
+            self.notify(
+                "The record is legal: no rule was broken, so there is no rule text to show."
+            )
         self.rule_shown = not self.rule_shown
         self.refresh_view()
+
+    def action_goto(self) -> None:
+        """Ask for an action number: a long game is not stepped through key by key."""
+        box = self.query_one("#goto", Input)
+        box.value = ""
+        box.add_class("shown")
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        box = event.input
+        text = event.value.strip()
+        box.remove_class("shown")
+        self.set_focus(None)
+        frame = self._frame_of(text)
+        if frame is None:
+            last = self.report.actions - 1
+            self.notify(f"{text[:20]!r} is not an action of this record (0-{last})")
+            return
+        self._go(frame)
+
+    def _frame_of(self, text: str) -> int | None:
+        """The frame that shows action ``text`` (the table after it), or None."""
+        if not text.isdigit():
+            return None
+        index = int(text)
+        for frame, step in enumerate(self.report.steps, 1):
+            if step.index == index:
+                return frame
+        return None
+
+    def key_escape(self) -> None:
+        box = self.query_one("#goto", Input)
+        if box.has_class("shown"):
+            box.remove_class("shown")
+            self.set_focus(None)

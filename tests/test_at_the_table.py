@@ -293,7 +293,7 @@ def test_explain_every_rule_id(rule: str) -> None:
     assert code == 0
     assert " ".join(entry.checks.replace("`", "").split()) in flat
     assert str(entry.sources[0]) in flat
-    assert f"sample_games/{entry.samples[0]}" in out
+    assert f"adjudicator samples {entry.samples[0].removesuffix('.json')}" in out
     for option in entry.options:
         assert option in out
 

@@ -50,7 +50,7 @@ def test_step_forward_and_back_and_jump_to_the_violation() -> None:
     def after_first(a: ReplayApp) -> None:
         assert a.frame == 1
         assert "[0] A leads 9♥" in a.shown["step"]
-        assert "Action 0 of 0-1" in a.shown["where"]
+        assert "Action 0 · the record's actions are 0-1" in a.shown["where"]
 
     def at_violation(a: ReplayApp) -> None:
         assert a.frame == 2
@@ -109,7 +109,7 @@ def test_a_legal_record_has_no_violation_to_jump_to() -> None:
         assert a.frame == 0
 
     def no_rule(a: ReplayApp) -> None:
-        assert "there is no violation" in a.shown["rule"]
+        assert "no rule was broken, so there is no rule text to show" in a.shown["rule"]
 
     def at_end(a: ReplayApp) -> None:
         assert a.frame == a.frames - 1
@@ -135,6 +135,7 @@ def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
 
     started: list[ReplayApp] = []
     monkeypatch.setattr(tui.ReplayApp, "run", lambda self: started.append(self))
+    monkeypatch.setattr("adjudicator.cli._has_terminal", lambda: True)
     result = CliRunner().invoke(
         main,
         [
@@ -150,3 +151,58 @@ def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
     assert result.exit_code == 1  # the record's verdict
     (app,) = started
     assert app.viewer == "B" and app.frame == 1
+
+
+def test_go_to_an_action_by_number_and_keys_shown() -> None:
+    app = ReplayApp("goat.json", report("goat_8p_full.json"))
+
+    def keys_listed(a: ReplayApp) -> None:
+        where = a.shown["where"]
+        assert "Home start" in where and "End end" in where and "g go to action N" in where
+
+    def at_sixty(a: ReplayApp) -> None:
+        assert a.report.steps[a.frame - 1].index == 60
+        assert "Action 60 · the record's actions are 0-477" in a.shown["where"]
+
+    def not_an_action(a: ReplayApp) -> None:
+        assert a.report.steps[a.frame - 1].index == 60  # unchanged
+
+    drive(
+        app,
+        [
+            ((), keys_listed),
+            (("g", "6", "0", "enter"), at_sixty),
+            (("g", "9", "9", "9", "9", "enter"), not_an_action),
+            (("g", "x", "escape"), not_an_action),
+        ],
+    )
+
+
+def test_interactive_without_a_terminal_says_so_and_does_not_start(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.txt"
+    with out.open("w") as sink:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "adjudicator",
+                "replay",
+                "--interactive",
+                str(ROOT / "sample_games" / "illegal_phase2_beat.json"),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "--interactive needs a terminal (standard input and output are not one): "
+        "leave it out to print the replay"
+    ]
+    assert out.read_text() == ""

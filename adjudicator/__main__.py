@@ -1,0 +1,5 @@
+"""``python -m adjudicator``: the same command line as ``adjudicator``."""
+
+from adjudicator.cli import main
+
+main()
