@@ -60,8 +60,13 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
     Card by card with a dict lookup, the exact spelling first: a deck is read
     with every record, and this is the hot path of a bulk check.
     """
+    tokens = _words(value, path)
+    try:
+        return tuple([CARDS[token] for token in tokens])  # every card in canonical spelling
+    except (KeyError, TypeError):
+        pass  # another spelling, or no card: card by card below
     out = []
-    for i, token in enumerate(_words(value, path)):
+    for i, token in enumerate(tokens):
         card = CARDS.get(token) if isinstance(token, str) else None
         if card is None:
             card = CARDS.get(token.strip().upper()) if isinstance(token, str) else None
@@ -187,6 +192,10 @@ class Reader:
         known = self.known
         if len(known) > self.LIMIT:
             known.clear()
+        try:
+            return tuple([known[entry] for entry in entries])  # every string met before
+        except (KeyError, TypeError):
+            pass  # a new string, or an object: one by one below
         names = self.names
         out = []
         for index, entry in enumerate(entries):

@@ -18,7 +18,11 @@ from pydantic import (
     Discriminator,
     Field,
     PlainValidator,
+    Strict,
     Tag,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, parse_card
@@ -151,27 +155,27 @@ ActionText = Annotated[
 ]
 
 
-def _actions(value: Any) -> list[str | ActionObject]:
-    """Strings as they are (read with the players' names by the build), objects validated."""
+def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | ActionObject]:
+    """Strings as they are (read with the players' names by the build), objects validated.
+
+    pydantic checks the list (fast, in one call); only when it finds something wrong
+    are the entries gone through here, to say where and why in one line.
+    """
+    try:
+        return handler(value)  # type: ignore[no-any-return]
+    except ValidationError:
+        pass
     if not isinstance(value, list):
         raise RecordError("", "must be a list of actions")
-    out: list[str | ActionObject] = value
     for index, entry in enumerate(value):
-        if type(entry) is str:
-            continue
-        if out is value:
-            out = list(value)  # the decoded JSON is not changed
         if isinstance(entry, dict):
-            out[index] = _validate_at(ActionObject, entry, f"[{index}]")
-        else:
+            _validate_at(ActionObject, entry, f"[{index}]")
+        elif type(entry) is not str:
             raise RecordError(f"[{index}]", "an action is a string ('Anna play 7H') or an object")
-    return out
+    raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
 
 
-Actions = Annotated[
-    list[str | ActionObject],
-    PlainValidator(_actions, json_schema_input_type=list[ActionText | ActionObject]),
-]
+Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]
 
 
 class StartPhaseTwo(BaseModel):
