@@ -8,7 +8,6 @@ who leads the next game makes a changed copy (:func:`dataclasses.replace`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,8 +46,8 @@ class Game:
     variant: str
     options: RuleOptions
     players: tuple[str, ...]
-    actions: Sequence[Action]
-    """A tuple when built from a record."""
+    actions: list[Action]
+    """The one mutable part: a simulation appends to it (the attribute itself is fixed)."""
     dealer: int | None = None
     first_leader: int | None = None
     first_leader_given: bool = False

@@ -153,7 +153,6 @@ def test_a_bad_deal_string_in_a_record_names_its_place() -> None:
 def test_a_built_game_is_frozen() -> None:
     game = load_record(SAMPLES / "helmfrid_3p_full.json")
     assert isinstance(game, Game)
-    assert isinstance(game.actions, tuple)
     with pytest.raises(dataclasses.FrozenInstanceError):
         game.first_leader = 0  # type: ignore[misc]
     start = load_record(SAMPLES / "bottom_goat_example_1.json").start
@@ -232,3 +231,14 @@ def test_the_deal_follows_the_layout() -> None:
         assert state.hands[seat] == dealt
     assert state.stock[-1] == game.deck[layout.stock[0]]  # the top card is next in the deck
     assert card_code(state.stock[0]) == card_code(game.deck[layout.trump_card])
+
+
+def test_a_deal_is_listed_in_the_object_form() -> None:
+    from adjudicator.record.notation import listed_form
+
+    assert listed_form("Cai deal Anna:2h,5C Bo:") == {
+        "player": "Cai",
+        "act": "deal",
+        "to": {"Anna": ["2H", "5C"], "Bo": []},
+    }
+    assert listed_form("Anna play 7H") == "Anna play 7H"

@@ -168,6 +168,9 @@ class _AnyName(dict[str, int]):
 def listed_form(text: str) -> str | dict[str, Any]:
     """An action's string form as ``legal`` lists it: the same string, or the object form
     of a deal (:meth:`Action.record_form`)."""
+    words = text.split(None, 2)
+    if len(words) < 2 or words[1] != "deal":
+        return text  # every other act is listed in its string form
     seats = _AnyName()
     return read_text(text, seats).record_form(list(seats))
 
@@ -187,13 +190,13 @@ class Reader:
         self.names = names
         self.known: dict[str, Action] = {}
 
-    def read(self, entries: Sequence[Any]) -> tuple[Action, ...]:
+    def read(self, entries: Sequence[Any]) -> list[Action]:
         """Every action of a record: strings through the memory, objects resolved."""
         known = self.known
         if len(known) > self.LIMIT:
             known.clear()
         try:
-            return tuple([known[entry] for entry in entries])  # every string met before
+            return [known[entry] for entry in entries]  # every string met before
         except (KeyError, TypeError):
             pass  # a new string, or an object: one by one below
         names = self.names
@@ -208,7 +211,7 @@ class Reader:
             else:
                 action = read_object(entry, names, f"actions[{index}]")
             out.append(action)
-        return tuple(out)
+        return out
 
 
 _READERS: dict[tuple[str, ...], Reader] = {}
