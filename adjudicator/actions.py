@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from adjudicator.cards import Card, card_code
 
 ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal", "take", "exchange", "set_aside")
 """Every act the record format knows.  A variant may allow only some of them."""
+
+RECEIVER_SEP = ":"
+"""Between a receiver and their cards in the string form of a deal: ``Anna:2H,5C``."""
+CARD_SEP = ","
+"""Between the cards a receiver got in the string form of a deal."""
 
 ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
 """Acts a player may take out of turn, whenever the rules allow them."""
@@ -26,8 +32,9 @@ class Action(NamedTuple):
     cards: tuple[Card, ...] = ()
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
-    def record_form(self, names: tuple[str, ...] | list[str]) -> str | dict[str, object]:
-        """The action as written in a record: a string, or the object form for a deal."""
+    def record_form(self, names: Sequence[str]) -> str | dict[str, object]:
+        """The action as ``legal`` lists it: a string, or the object form for a deal
+        (the form most readers know; the string form of a deal reads the same)."""
         if self.act != "deal":
             return self.text(names)
         return {
@@ -36,10 +43,14 @@ class Action(NamedTuple):
             "to": {names[p]: [card_code(c) for c in cards] for p, cards in self.to},
         }
 
-    def text(self, names: tuple[str, ...] | list[str]) -> str:
-        """The action in record notation: ``Anna play 7H``."""
+    def text(self, names: Sequence[str]) -> str:
+        """The action in record notation: ``Anna play 7H``, ``Cai deal Anna:2H,5C Bo:3D``.
+
+        The string form of the record format, which ``adjudicator.record.parse_action``
+        reads back (deals included).
+        """
         words = [names[self.player], self.act]
         words.extend(card_code(c) for c in self.cards)
         for receiver, cards in self.to:
-            words.append(f"{names[receiver]}:" + ",".join(card_code(c) for c in cards))
+            words.append(names[receiver] + RECEIVER_SEP + CARD_SEP.join(map(card_code, cards)))
         return " ".join(words)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator import engine, legal
@@ -274,6 +274,9 @@ class SessionReport:
     """Violations of the session as a whole (a wrong scores claim)."""
     points: list[dict[str, int] | None] = field(default_factory=list)
     """Each game's points (None for a game not finished or not legal)."""
+    played: list[Game] = field(default_factory=list, repr=False)
+    """Each game as it was replayed: its first leader filled in where the previous game's
+    loser leads (the session's own games are frozen and unchanged)."""
 
     @property
     def status(self) -> str:
@@ -327,11 +330,15 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
     """Check every game of a session in order; the Goat of each game leads the next."""
     names = session.players
     reports: list[Report] = []
+    played: list[Game] = []
     extra: list[Violation] = []
     previous: Report | None = None
     follows = session.options.first_lead == "previous_loser"
     for number, game in enumerate(session.games):
-        problem = _leader_problem(game, previous, number) if follows else None
+        problem = None
+        if follows:  # the game as it is played: the leader may follow from the last one
+            problem, game = _leader_problem(game, previous, number)
+        played.append(game)
         if problem is not None and not problem.undetermined:
             report = Report(game.variant, names, len(game.actions), 0, False, None)
             problem.game = number
@@ -360,39 +367,46 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
         claim = _scores_problem(session, reports, scores)
         if claim is not None:
             extra.append(claim)
-    return SessionReport(session.variant, names, reports, scores, extra, per_game)
+    return SessionReport(session.variant, names, reports, scores, extra, per_game, played)
 
 
-def _leader_problem(game: Game, previous: Report | None, number: int) -> Violation | None:
-    """The Goat treatise, II.D and IV.B: the previous game's Goat leads the next game."""
+def _leader_problem(
+    game: Game, previous: Report | None, number: int
+) -> tuple[Violation | None, Game]:
+    """The Goat treatise, II.D and IV.B: the previous game's Goat leads the next game.
+
+    Returns the problem, if any, and the game to play: a copy with its first leader when
+    the previous game decides it (the session itself is not changed).
+    """
     if previous is None or game.start is not None:
-        return None
+        return None, game
     names = game.players
     if not previous.finished:
         if game.first_leader_given:
-            return None
-        return Violation(
+            return None, game
+        unknown = Violation(
             "session.first_leader",
             f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
             "the record gives no first_leader",
             undetermined=True,
         )
+        return unknown, game
     if game.first_leader_given:
         assert game.first_leader is not None
         if names[game.first_leader] in previous.losers:
-            return None
-        return Violation(
+            return None, game
+        wrong = Violation(
             "session.first_leader",
             f"{names[game.first_leader]} leads game {number}, but the previous game's loser "
             f"({' or '.join(previous.losers) or 'nobody'}) leads the next game",
         )
+        return wrong, game
     if len(previous.losers) != 1:
         raise RecordError(
             f"games[{number}].first_leader",
             "the previous game had several losers: name the one who leads",
         )
-    game.first_leader = names.index(previous.losers[0])
-    return None
+    return None, replace(game, first_leader=names.index(previous.losers[0]))
 
 
 def _scores_problem(

@@ -290,10 +290,10 @@ def _one_game(label: str, document: Game | Session, number: int | None) -> tuple
     if not 0 <= number < len(document.games):
         _mistake(f"--game {number}: the session has games 0-{len(document.games) - 1}")
     try:
-        adjudicate_session(document)
+        played = adjudicate_session(document).played
     except RecordError as exc:
         _invalid(label, exc)
-    return f"{label} game {number}", document.games[number]
+    return f"{label} game {number}", played[number]
 
 
 def _mistake(message: str) -> NoReturn:

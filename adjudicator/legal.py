@@ -30,23 +30,6 @@ DEALS_SHOWN = 3
 """Deals listed in full before the rest are summed up as a count."""
 
 
-def form_of_text(text: str) -> Form:
-    """The record form of an action in record notation (``Action.text``).
-
-    Every act is a string already, except a deal, whose text form
-    (``Cai deal Anna:2H,5C Bo:3D``) is no record notation: it becomes the
-    object form.
-    """
-    words = text.split()
-    if len(words) < 2 or words[1] != "deal":
-        return text
-    to: dict[str, list[str]] = {}
-    for word in words[2:]:
-        receiver, _, cards = word.rpartition(":")
-        to[receiver] = [c for c in cards.split(",") if c]
-    return {"player": words[0], "act": "deal", "to": to}
-
-
 def unique(forms: Iterable[Form]) -> list[Form]:
     """``forms`` without repeats, in their first order."""
     seen: set[str] = set()

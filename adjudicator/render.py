@@ -17,6 +17,7 @@ from adjudicator.adjudicate import Report, SessionReport, Step
 from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.record.notation import listed_form
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
@@ -146,7 +147,7 @@ def violation(v: Violation, what: str = "") -> RenderableType:
         where = f"game {v.game}, {where}"
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
-        lines.append(f": {legal.show(legal.form_of_text(v.action))}", style="red")
+        lines.append(f": {legal.show(listed_form(v.action))}", style="red")
     lines.append(f"\n  rule {v.rule}: ", style="red")
     lines.append(v.message, style="red")
     if v.index is not None:
@@ -230,7 +231,7 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
         what = s.table.deal.what if s.table.deal is not None else ""
         return Group(title, violation(s.violation, what), table(s.table, viewer))
     title.append(s.words, style="bold")
-    title.append(f"   ({legal.show(legal.form_of_text(s.action))})", style="dim")
+    title.append(f"   ({legal.show(listed_form(s.action))})", style="dim")
     parts: list[RenderableType] = [title]
     if s.events:
         parts.append(Text("  → " + "; ".join(s.events), style="cyan"))

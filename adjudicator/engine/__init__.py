@@ -28,7 +28,8 @@ from adjudicator.engine.state import (
     variant_acts,
 )
 from adjudicator.engine.violations import IllegalAction, Violation
-from adjudicator.record import Game
+from adjudicator.game import Game
+from adjudicator.rules.deal import deal_layout
 
 __all__ = [
     "IllegalAction",
@@ -96,28 +97,26 @@ def _unseen(state: State, written: list[Card], out_of_play: int) -> None:
 
 def _deal(state: State, game: Game, deck: list[Card]) -> None:
     """Set the trump card aside (Goat), the avstickshög aside, deal, turn up (Mas), stock."""
-    options = game.options
-    n = state.n
-    pos = 0
-    if options.trump_card == "set_aside":
-        state.indicator = deck[0]
+    layout = deal_layout(game.options, state.n)
+    if layout.set_aside is not None:
+        state.indicator = deck[layout.set_aside]
         state.indicator_down = True
-        pos = 1
-    state.reserve = list(reversed(deck[pos : pos + options.reserve]))
-    pos += options.reserve
-    for i in range(n * options.hand_size):
-        card = deck[pos + i]
-        player = (state.dealer + 1 + i) % n  # type: ignore[operator]
+    state.reserve = [deck[i] for i in reversed(layout.reserve)]
+    dealer = state.dealer
+    assert dealer is not None
+    for i in layout.hands:
+        card = deck[i]
+        player = layout.seat(i, dealer)
         if card == UNKNOWN:
             state.hidden[player] += 1
         else:
             state.hands[player].append(card)
-    pos += n * options.hand_size
-    stock = list(reversed(deck[pos:]))
-    if options.trump_card == "turned_up":
-        turned = deck[pos]
-        stock = [turned, *reversed(deck[pos + 1 :])]
+    stock = [deck[i] for i in layout.stock]  # top card first
+    if layout.turned_up is not None:
+        turned = deck[layout.turned_up]
+        stock.append(turned)  # face up under the stock
         state.trump = suit(turned)
+    stock.reverse()
     state.stock = stock
 
 

@@ -1,0 +1,521 @@
+"""Building: a shape-checked record resolved into the :class:`Game` the engine replays.
+
+Names are resolved against ``players``, the pack is checked, the deal layout
+(:func:`adjudicator.rules.deal.deal_layout`) says where the trump card lies.
+Every error is a :class:`RecordError` naming the place.  Loading (a path, a
+JSON string or a decoded dict) ends here too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+
+from adjudicator.cards import (
+    FULL_PACK,
+    UNKNOWN,
+    UNKNOWN_TEXT,
+    Card,
+    card_code,
+    parse_card,
+    parse_suit,
+)
+from adjudicator.game import Game, Session, Start
+from adjudicator.record.errors import RecordError, _message, _path, _validate, key
+from adjudicator.record.notation import reader
+from adjudicator.record.schema import (
+    SESSION_FORMAT,
+    Record,
+    SessionGame,
+    SessionRecord,
+    StartPhaseOne,
+    StartPhaseTwo,
+)
+from adjudicator.rules.deal import deal_layout
+from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.presets import find_variant
+
+
+def _not_an_object(data: Any) -> RecordError:
+    if isinstance(data, list):
+        records = bool(data) and isinstance(data[0], dict)
+        hint = " (one record per line: use a .jsonl file)" if records else ""
+        return RecordError("record", f"a record must be a JSON object, not an array{hint}")
+    return RecordError("record", "a record must be a JSON object")
+
+
+def parse_record(data: Any) -> Record:
+    """Validate the shape of a decoded JSON record."""
+    if not isinstance(data, dict):
+        raise _not_an_object(data)
+    return _validate(Record, data)
+
+
+def parse_document(data: Any) -> Record | SessionRecord:
+    """Validate a decoded record or session, telling them apart by ``format``."""
+    if not isinstance(data, dict):
+        raise _not_an_object(data)
+    if data.get("format") == SESSION_FORMAT:
+        return _validate(SessionRecord, data)
+    return _validate(Record, data)
+
+
+def _player(names: dict[str, int], name: str, path: str) -> int:
+    try:
+        return names[name]
+    except KeyError:
+        raise RecordError(path, f"{name!r} is not one of the players") from None
+
+
+def _slots(codes: list[str]) -> list[Card]:
+    """Cards the pydantic models have checked and written as codes (``??`` allowed)."""
+    return [UNKNOWN if c == UNKNOWN_TEXT else parse_card(c) for c in codes]
+
+
+def _check_copies(cards: list[tuple[Card, str]], decks: int) -> Counter[Card]:
+    """Every known card at most ``decks`` times; ``cards`` are (card, path) pairs."""
+    seen: Counter[Card] = Counter()
+    first: dict[Card, str] = {}
+    for card, path in cards:
+        if card == UNKNOWN:
+            continue
+        seen[card] += 1
+        if seen[card] > decks:
+            times = "once" if decks == 1 else f"{decks} times"
+            raise RecordError(
+                path, f"{card_code(card)} is already at {first[card]} ({times} per pack)"
+            )
+        first.setdefault(card, path)
+    return seen
+
+
+def _check_deck(deck: Sequence[Card], decks: int) -> None:
+    seen = Counter(deck)  # counted in C; the places are named only for a card too many
+    seen.pop(UNKNOWN, None)
+    if any(times > decks for times in seen.values()):
+        _check_copies([(c, f"deck[{i}]") for i, c in enumerate(deck)], decks)
+    size = 52 * decks
+    if len(deck) != size:
+        missing = [card_code(c) for c in FULL_PACK if seen[c] < decks]
+        shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        raise RecordError(
+            "deck",
+            f"{len(deck)} cards, not a whole pack of {size}"
+            + (f": missing {shown}" if len(deck) < size and missing else ""),
+        )
+
+
+def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptions:
+    try:
+        preset = find_variant(variant)
+    except KeyError as exc:
+        raise RecordError("variant", exc.args[0]) from None
+    base = preset.options_for(players) if 2 <= players <= 52 else preset.options
+    if not overrides:
+        return base
+    try:
+        return RuleOptions.model_validate({**base.model_dump(), **overrides})
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        loc = _path(err["loc"])
+        raise RecordError(
+            key("options", loc) if loc else "options",
+            "is not a rule option (see 'adjudicator variants')"
+            if err["type"] == "extra_forbidden"
+            else _message(err),
+        ) from None
+
+
+def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, int]:
+    names: dict[str, int] = {}
+    for i, name in enumerate(players):
+        if name in names:
+            raise RecordError(f"players[{i}]", f"{name!r} is listed twice")
+        names[name] = i
+    n = len(players)
+    if not options.min_players <= n <= options.max_players:
+        raise RecordError(
+            "players",
+            f"{variant} is for {options.min_players}-{options.max_players} players, "
+            f"the record has {n}",
+        )
+    if not deal_layout(options, n).stock:
+        raise RecordError(
+            "players",
+            f"{n} players cannot each be dealt {options.hand_size} cards and leave a stock "
+            f"from {52 * options.decks} cards",
+        )
+    if options.reserve and n != 2:
+        raise RecordError(
+            "options.reserve",
+            f"the avstickshög is a two-player rule; the record has {n} players",
+        )
+    return names
+
+
+def _suit(text: str, path: str) -> int:
+    try:
+        return parse_suit(text)
+    except ValueError as exc:
+        raise RecordError(path, str(exc)) from None
+
+
+def build_game(
+    record: Record | SessionGame,
+    *,
+    variant: str | None = None,
+    options: RuleOptions | None = None,
+    players: tuple[str, ...] | None = None,
+    names: dict[str, int] | None = None,
+    prefix: str = "",
+) -> Game:
+    """Resolve a shape-checked record into a :class:`Game`, or raise RecordError.
+
+    A session's game passes the session's variant, options and players; paths
+    in errors then start with ``prefix`` (``games[2].``).
+    """
+    if isinstance(record, Record):
+        variant = record.variant
+        players = tuple(record.players)
+        options = _options(variant, record.options, len(players))
+        names = _seats(variant, record.players, options)
+    assert variant is not None and options is not None and players is not None
+    assert names is not None
+    try:
+        return _build(record, variant, options, players, names)
+    except RecordError as exc:
+        if prefix:
+            where = prefix + exc.path if exc.path else prefix.rstrip(".")
+            raise RecordError(where, exc.message) from None
+        raise
+
+
+def _build(
+    record: Record | SessionGame,
+    variant: str,
+    options: RuleOptions,
+    players: tuple[str, ...],
+    names: dict[str, int],
+) -> Game:
+    actions = reader(players, names).read(record.actions)
+    claimed: tuple[int, ...] | None = None
+    several = False
+    result = record.result
+    if result is not None:
+        if (result.loser is None) == (result.losers is None):
+            raise RecordError("result", "give either 'loser' or 'losers'")
+        if result.losers is not None:
+            several = True
+            claimed = tuple(
+                _player(names, name, f"result.losers[{i}]") for i, name in enumerate(result.losers)
+            )
+        else:
+            assert result.loser is not None
+            claimed = (_player(names, result.loser, "result.loser"),)
+    hint = _suit(record.trump, "trump") if record.trump is not None else None
+    if record.deck is not None and record.start is not None:
+        raise RecordError("start", "give either 'deck' (with 'dealer') or 'start', not both")
+    if record.deck is None and record.start is None:
+        raise RecordError("deck", "is required, or else 'start' (a position to start from)")
+    first_leader = None
+    if record.first_leader is not None:
+        first_leader = _player(names, record.first_leader, "first_leader")
+    table = _Table(variant, options, players, names, hint, first_leader)
+    dealer: int | None = None
+    start: Start | None = None
+    if record.deck is not None:
+        dealer, first_leader = _build_deal(record, record.deck, table)
+    else:
+        assert record.start is not None
+        if options.reserve:
+            raise RecordError(
+                "options.reserve",
+                "the avstickshög is set aside from the deck before the deal: give 'deck' or "
+                "write it in start.reserve",
+            )
+        if record.dealer is not None:
+            dealer = _player(names, record.dealer, "dealer")
+        if isinstance(record.start, StartPhaseTwo):
+            start = _build_start_two(record.start, table)
+        else:
+            start, start_dealer = _build_start_one(record.start, table)
+            if start_dealer is not None:
+                dealer = start_dealer
+    return Game(
+        variant=variant,
+        options=options,
+        players=players,
+        actions=actions,
+        dealer=dealer,
+        first_leader=first_leader,
+        first_leader_given=record.first_leader is not None,
+        deck=record.deck,
+        start=start,
+        trump_hint=hint,
+        claimed_losers=claimed,
+        claim_several=several,
+        record=record if isinstance(record, Record) else None,
+    )
+
+
+class _Table(NamedTuple):
+    """What the parts of a record are checked against while the Game is built."""
+
+    variant: str
+    options: RuleOptions
+    players: tuple[str, ...]
+    names: dict[str, int]
+    trump_hint: int | None
+    first_leader: int | None
+
+
+def trump_card_index(options: RuleOptions, players: int) -> int:
+    """Where the trump card lies in the deck (:func:`deal_layout`)."""
+    return deal_layout(options, players).trump_card
+
+
+def _build_deal(
+    record: Record | SessionGame, deck: tuple[Card, ...], table: _Table
+) -> tuple[int, int]:
+    """The dealer and the first leader of a game dealt from ``deck``."""
+    options = table.options
+    n = len(table.players)
+    if record.dealer is None:
+        raise RecordError("dealer", "is required with 'deck'")
+    dealer = _player(table.names, record.dealer, "dealer")
+    _check_deck(deck, options.decks)
+    at = deal_layout(options, n).trump_card
+    trump_card = deck[at]
+    if options.trump_card == "turned_up" and trump_card == UNKNOWN:
+        raise RecordError(
+            f"deck[{at}]", "the turned-up trump lies face up for everyone: write the card"
+        )
+    hint = table.trump_hint
+    if hint is not None and trump_card != UNKNOWN and trump_card // 13 != hint:
+        raise RecordError(
+            "trump", f"the trump card deck[{at}] is {card_code(trump_card)}, not of that suit"
+        )
+    left = (dealer + 1) % n
+    if table.first_leader is None:
+        return dealer, left
+    if options.first_lead == "dealer_left" and table.first_leader != left:
+        raise RecordError(
+            "first_leader",
+            f"in {table.variant} the player to the dealer's left ({table.players[left]}) "
+            "leads first",
+        )
+    return dealer, table.first_leader
+
+
+def _hands(
+    written: dict[str, list[str]], names: dict[str, int], path: str
+) -> tuple[list[list[Card]], list[tuple[Card, str]]]:
+    """Cards by seat, and (card, path) pairs for the pack check."""
+    out: list[list[Card]] = [[] for _ in names]
+    where: list[tuple[Card, str]] = []
+    for name, codes in written.items():
+        who = _player(names, name, key(path, name))
+        cards = _slots(codes)
+        out[who] = cards
+        where += [(c, f"{key(path, name)}[{i}]") for i, c in enumerate(cards)]
+    return out, where
+
+
+def _build_start_two(start: StartPhaseTwo, table: _Table) -> Start:
+    names = table.names
+    trump = _suit(start.trump, "start.trump")
+    if table.trump_hint is not None and table.trump_hint != trump:
+        raise RecordError("trump", "disagrees with start.trump")
+    hands, where = _hands(start.hands, names, "start.hands")
+    _check_copies(where, table.options.decks)
+    if len(where) > 52 * table.options.decks:
+        raise RecordError("start.hands", f"{len(where)} cards: more than the pack holds")
+    built = Start(
+        phase=2,
+        leader=_player(names, start.leader, "start.leader"),
+        hands=hands,
+        trump=trump,
+        written=len(where),
+    )
+    if table.first_leader is not None:
+        raise RecordError("first_leader", "a start position names its leader in start.leader")
+    return built
+
+
+def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | None]:
+    """The position, and the dealer it names (if any)."""
+    options = table.options
+    names = table.names
+    n = len(table.players)
+    hands, where = _hands(start.hands, names, "start.hands")
+    piles, pile_where = _hands(start.piles, names, "start.piles")
+    stored_cards, stored_where = _hands(
+        {name: list(cards) for name, cards in start.stored.items()}, names, "start.stored"
+    )
+    stock = _slots(start.stock)
+    reserve = _slots(start.reserve)
+    where += [(c, f"start.stock[{i}]") for i, c in enumerate(stock)]
+    where += pile_where + stored_where
+    where += [(c, f"start.reserve[{i}]") for i, c in enumerate(reserve)]
+    trump_card = None
+    if start.trump_card is not None:
+        trump_card = UNKNOWN if start.trump_card == UNKNOWN_TEXT else parse_card(start.trump_card)
+        if options.trump_card != "turned_up":
+            where.append((trump_card, "start.trump_card"))
+        # A turned-up trump is written where it lies as well: under the stock (its last
+        # card) until drawn or exchanged, then in a hand or pile; it names which card it is.
+    _check_copies(where, options.decks)
+    if len(where) > 52 * options.decks:
+        raise RecordError("start", f"{len(where)} cards: more than the pack holds")
+    dealer = None
+    if start.dealer is not None:
+        dealer = _player(names, start.dealer, "start.dealer")
+    holder = None
+    if start.trump_holder is not None:
+        holder = _player(names, start.trump_holder, "start.trump_holder")
+    kind = options.trump_card
+    if kind == "stock_last":
+        if stock and (trump_card is not None or holder is not None):
+            raise RecordError(
+                "start.trump_card",
+                "under these rules the stock's last card is the trump card: give trump_card "
+                "and trump_holder only once it has been drawn",
+            )
+        if not stock and (trump_card is None or holder is None):
+            raise RecordError(
+                "start.trump_card",
+                "the stock is empty, so its last card has been drawn: give trump_card and "
+                "trump_holder (who keeps it face down)",
+            )
+    else:
+        if trump_card is None:
+            what = "set aside before the deal" if kind == "set_aside" else "turned up"
+            raise RecordError("start.trump_card", f"is required: the trump card was {what}")
+        if holder is not None:
+            raise RecordError("start.trump_holder", "only for a stock's last card kept face down")
+        if kind == "turned_up" and trump_card == UNKNOWN:
+            raise RecordError(
+                "start.trump_card", "the turned-up trump was shown to everyone: write the card"
+            )
+        if kind == "turned_up" and stock and stock[-1] != trump_card:
+            two = (trump_card // 13) * 13  # type: ignore[operator]
+            if stock[-1] != two:
+                raise RecordError(
+                    f"start.stock[{len(stock) - 1}]",
+                    f"the stock's last card lies face up under it: the turned-up trump "
+                    f"({card_code(trump_card)}) or, after an exchange, the two of trumps "  # type: ignore[arg-type]
+                    f"({card_code(two)})",
+                )
+    if stored_where and not options.set_aside_trumps:
+        raise RecordError("start.stored", "these rules store no trumps for phase two")
+    if reserve and n != 2:
+        raise RecordError("start.reserve", "the avstickshög is a two-player rule")
+    shown = trump_card not in (None, UNKNOWN)
+    hint = table.trump_hint
+    if hint is not None and shown and trump_card // 13 != hint:  # type: ignore[operator]
+        raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
+    built = Start(
+        phase=1,
+        leader=_player(names, start.leader, "start.leader"),
+        hands=hands,
+        stock=stock,
+        piles=piles,
+        trump_card=trump_card,
+        trump_holder=holder,
+        stored=stored_cards,
+        reserve=reserve,
+        written=len(where),
+    )
+    if not any(hands):
+        raise RecordError("start.hands", "nobody holds a card: phase one would be over")
+    return built, dealer
+
+
+def build_session(session: SessionRecord) -> Session:
+    """Resolve a shape-checked session into a :class:`Session`, or raise RecordError."""
+    players = tuple(session.players)
+    options = _options(session.variant, session.options, len(players))
+    names = _seats(session.variant, session.players, options)
+    if not session.games:
+        raise RecordError("games", "a session holds at least one game")
+    games = [
+        build_game(
+            game,
+            variant=session.variant,
+            options=options,
+            players=players,
+            names=names,
+            prefix=f"games[{i}].",
+        )
+        for i, game in enumerate(session.games)
+    ]
+    claimed = None
+    if session.result is not None:
+        claimed = {
+            _player(names, name, key("result.scores", name)): points
+            for name, points in session.result.scores.items()
+        }
+    return Session(
+        variant=session.variant,
+        options=options,
+        players=players,
+        games=tuple(games),
+        scoring=session.scoring,
+        claimed_scores=claimed,
+        record=session,
+    )
+
+
+def build(document: Record | SessionRecord) -> Game | Session:
+    """A record or a session, resolved."""
+    if isinstance(document, SessionRecord):
+        return build_session(document)
+    return build_game(document)
+
+
+def read(source: str | Path | dict[str, Any]) -> Any:
+    """Decoded JSON from a path, a JSON string or an already decoded dict."""
+    if isinstance(source, dict):
+        return source
+    text = source
+    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError("", f"cannot read {source}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError("", f"{source} is not UTF-8 text") from None
+    return loads(str(text))
+
+
+def load_record(source: str | Path | dict[str, Any]) -> Game:
+    """Read a record from a path, a JSON string or a decoded dict."""
+    return build_game(parse_record(read(source)))
+
+
+def load(source: str | Path | dict[str, Any]) -> Game | Session:
+    """Read a record or a session from a path, a JSON string or a decoded dict."""
+    return build(parse_document(read(source)))
+
+
+def loads(text: str) -> Any:
+    """json.loads with a one-line error naming line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        # Some of json's messages end in "starting at": do not say "at" twice.
+        at = " " if exc.msg.endswith(" at") else " at "
+        raise RecordError(
+            "", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        # The C scanner gives up near the interpreter's recursion limit; no record nests
+        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
+        raise RecordError("", "not a record: JSON nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}") from None

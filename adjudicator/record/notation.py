@@ -1,0 +1,228 @@
+"""The notation: cards and actions as a record writes them, read and written by one grammar.
+
+A card is any spelling of :data:`adjudicator.cards.PARSE` (``??`` where a card
+may be unknown).  An action is an object or one string::
+
+    <player> <act> [card ...]                    Anna play 7H
+    <player> deal [<receiver>:<card>,... ...]    Cai deal Anna:2H,5C Bo:3D
+
+:meth:`Action.text <adjudicator.actions.Action.text>` writes that string and
+:func:`parse_action` reads it back (:func:`format_action` is the same writer
+for library users); a deal reads the same in either form.  Reading resolves
+player names to seats; every error is a :class:`RecordError` naming the place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.actions import ACTS, CARD_SEP, RECEIVER_SEP, Action
+from adjudicator.cards import PARSE, UNKNOWN, UNKNOWN_TEXT, Card
+from adjudicator.record.errors import RecordError, _shown, key
+
+CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
+"""Every spelling of a card (upper case), and ``??``."""
+
+_ACTS = frozenset(ACTS)
+NO_UNKNOWN = "'??' is not allowed here: an action names the cards it uses"
+SHAPE = "'<player> <act> [card ...]'"
+
+
+# --- cards --------------------------------------------------------------------------
+
+
+def _words(value: Any, path: str) -> Any:
+    """A list of card strings, or one string of them separated by spaces, as a list."""
+    if isinstance(value, str):
+        return value.split()
+    if not isinstance(value, list):
+        raise RecordError(path, "must be a list of cards, or one string of cards")
+    return value
+
+
+def read_cards(value: Any, path: str = "") -> tuple[Card, ...]:
+    """An action's cards (a list of card strings, or one string of them); no ``??``."""
+    out = []
+    for i, code in enumerate(_words(value, path)):
+        card = CARDS.get(code.strip().upper()) if isinstance(code, str) else None
+        if card is None or card == UNKNOWN:
+            raise RecordError(
+                f"{path}[{i}]", NO_UNKNOWN if card == UNKNOWN else f"{_shown(code)} is not a card"
+            )
+        out.append(card)
+    return tuple(out)
+
+
+def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
+    """A deck, stock or hand that may hide cards: card strings and ``??``.
+
+    Card by card with a dict lookup, the exact spelling first: a deck is read
+    with every record, and this is the hot path of a bulk check.
+    """
+    tokens = _words(value, path)
+    try:
+        return tuple([CARDS[token] for token in tokens])  # every card in canonical spelling
+    except (KeyError, TypeError):
+        pass  # another spelling, or no card: card by card below
+    out = []
+    for i, token in enumerate(tokens):
+        card = CARDS.get(token) if isinstance(token, str) else None
+        if card is None:
+            card = CARDS.get(token.strip().upper()) if isinstance(token, str) else None
+            if card is None:
+                raise RecordError(
+                    f"{path}[{i}]",
+                    f"{str(token)[:40]!r} is not a card (or '??' for an unknown card)",
+                )
+        out.append(card)
+    return tuple(out)
+
+
+# --- actions ------------------------------------------------------------------------
+
+
+def _seat(names: Mapping[str, int], name: str, path: str) -> int:
+    try:
+        return names[name]
+    except KeyError:
+        raise RecordError(path, f"{name!r} is not one of the players") from None
+
+
+def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple[Any, ...]:
+    """``Anna:2H,5C Bo:3D`` as (seat, cards) pairs, in the order written."""
+    to = []
+    seen: set[str] = set()
+    for word in words:
+        receiver, sep, codes = word.rpartition(RECEIVER_SEP)
+        if not sep or not receiver:
+            raise RecordError(
+                path,
+                f"{word[:40]!r} is not '<receiver>:<card>,<card>...': a deal says what each "
+                "receiver got",
+            )
+        where = key(f"{path}.to", receiver)
+        if receiver in seen:
+            raise RecordError(where, "is written twice: name each receiver once")
+        seen.add(receiver)
+        cards = read_cards(codes.split(CARD_SEP) if codes else [], where)
+        to.append((_seat(names, receiver, where), cards))
+    return tuple(to)
+
+
+def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
+    """One action in the string form, its player resolved by ``names``."""
+    words = text.split()
+    if len(words) < 2:
+        raise RecordError(path, f"{text[:60]!r} is not {SHAPE}")
+    player, act, rest = words[0], words[1], words[2:]
+    if act not in _ACTS:
+        raise RecordError(path, f"{act[:40]!r} is not an act ({', '.join(ACTS)})")
+    if act == "deal":
+        to = _deal_to(rest, names, path)
+        return Action(_seat(names, player, f"{path}.player"), act, (), to)
+    cards = read_cards(rest, f"{path}.cards")
+    return Action(_seat(names, player, f"{path}.player"), act, cards)
+
+
+def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
+    """One action in the object form (an :class:`ActionObject`, its cards already read)."""
+    if entry.act not in _ACTS:
+        raise RecordError(f"{path}.act", f"{entry.act[:40]!r} is not an act ({', '.join(ACTS)})")
+    who = _seat(names, entry.player, f"{path}.player")
+    to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if entry.act == "deal":
+        if entry.cards:
+            raise RecordError(f"{path}.cards", "a deal names its cards under 'to', not 'cards'")
+        if entry.to is None:
+            raise RecordError(f"{path}.to", "a deal must say what each receiver got")
+        to = tuple(
+            (_seat(names, name, key(f"{path}.to", name)), cards) for name, cards in entry.to.items()
+        )
+    elif entry.to is not None:
+        raise RecordError(f"{path}.to", "only a deal has 'to'")
+    return Action(who, entry.act, entry.cards, to)
+
+
+def parse_action(text: str, players: Sequence[str]) -> Action:
+    """``"Anna play 7H"`` (or ``"Cai deal Anna:2H,5C Bo:3D"``) at a table of ``players``.
+
+    Raises :class:`RecordError` (a ``ValueError``) saying what is wrong.
+    """
+    return read_text(text, {name: seat for seat, name in enumerate(players)})
+
+
+def format_action(action: Action, players: Sequence[str]) -> str:
+    """The string form of ``action``, which :func:`parse_action` reads back."""
+    return action.text(players)
+
+
+class _AnyName(dict[str, int]):
+    """Seats given to names in the order first met: reads a text without its table."""
+
+    def __missing__(self, name: str) -> int:
+        seat = self[name] = len(self)
+        return seat
+
+
+def listed_form(text: str) -> str | dict[str, Any]:
+    """An action's string form as ``legal`` lists it: the same string, or the object form
+    of a deal (:meth:`Action.record_form`)."""
+    words = text.split(None, 2)
+    if len(words) < 2 or words[1] != "deal":
+        return text  # every other act is listed in its string form
+    seats = _AnyName()
+    return read_text(text, seats).record_form(list(seats))
+
+
+class Reader:
+    """Reads the actions of records at one table (one seating), remembering strings.
+
+    A corpus of bot games repeats the same few hundred strings, and Actions are
+    immutable, so records at the same table share them.
+    """
+
+    LIMIT = 200_000
+    """Strings remembered before the reader starts afresh."""
+
+    def __init__(self, players: Sequence[str], names: Mapping[str, int]) -> None:
+        self.players = tuple(players)
+        self.names = names
+        self.known: dict[str, Action] = {}
+
+    def read(self, entries: Sequence[Any]) -> list[Action]:
+        """Every action of a record: strings through the memory, objects resolved."""
+        known = self.known
+        if len(known) > self.LIMIT:
+            known.clear()
+        try:
+            return [known[entry] for entry in entries]  # every string met before
+        except (KeyError, TypeError):
+            pass  # a new string, or an object: one by one below
+        names = self.names
+        out = []
+        for index, entry in enumerate(entries):
+            if type(entry) is str:
+                action = known.get(entry)
+                if action is None:
+                    action = read_text(entry, names, f"actions[{index}]")
+                    if len(entry) < 80:  # only ordinary strings: no megabytes kept
+                        known[entry] = action
+            else:
+                action = read_object(entry, names, f"actions[{index}]")
+            out.append(action)
+        return out
+
+
+_READERS: dict[tuple[str, ...], Reader] = {}
+
+
+def reader(players: Sequence[str], names: Mapping[str, int]) -> Reader:
+    """The reader for a seating: one per seating, a few dozen seatings kept."""
+    key_ = tuple(players)
+    found = _READERS.get(key_)
+    if found is None:
+        if len(_READERS) > 64:
+            _READERS.clear()
+        found = _READERS[key_] = Reader(key_, names)
+    return found

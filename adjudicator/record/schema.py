@@ -1,0 +1,319 @@
+"""The pydantic models of the record and session formats (docs/record-format.md).
+
+They check the shape and read every card through the notation
+(:mod:`adjudicator.record.notation`), so a validated model holds cards as
+ints and the JSON Schema exported from it (``schemas/``) says what is
+enforced.  Player names are resolved later, by :mod:`adjudicator.record.build`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PlainValidator,
+    Strict,
+    Tag,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, parse_card
+from adjudicator.record.errors import RecordError, _validate_at, key
+from adjudicator.record.notation import read_cards, read_deck
+from adjudicator.rules.presets import PRESETS
+
+FORMAT = "skitgubbe-record/1"
+SESSION_FORMAT = "skitgubbe-session/1"
+
+
+def _cards_list(value: Any) -> Any:
+    """Accept a list of card strings or one string of cards separated by spaces."""
+    if isinstance(value, str):
+        return value.split()
+    return value
+
+
+def _card(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a card")
+    if value.strip() == UNKNOWN_TEXT:
+        raise ValueError("'??' is not allowed here: an action names the cards it uses")
+    return card_code(parse_card(value))
+
+
+def _slot(value: Any) -> Any:
+    if isinstance(value, str) and value.strip() == UNKNOWN_TEXT:
+        return UNKNOWN_TEXT
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a card (or '??' for an unknown card)")
+    return card_code(parse_card(value))
+
+
+CardStr = Annotated[
+    str,
+    BeforeValidator(_card),
+    Field(
+        description="A card: rank (2-9, T or 10, J, Q, K, A) then suit (S H D C or ♠ ♥ ♦ ♣), "
+        "case-insensitive.",
+        examples=["TH", "10h", "Q♠"],
+    ),
+]
+SlotStr = Annotated[
+    str,
+    BeforeValidator(_slot),
+    Field(
+        description="A card as in actions, or '??' for a card nobody knows.",
+        examples=["TH", "??"],
+    ),
+]
+CardsText = Annotated[
+    str, Field(description="cards separated by spaces", examples=["7H 7S", "10h Q♠"])
+]
+SlotsText = Annotated[
+    str,
+    Field(description="cards ('??' for unknown ones) separated by spaces", examples=["TH ?? 2C"]),
+]
+CardList = Annotated[
+    list[CardStr], BeforeValidator(_cards_list, json_schema_input_type=list[CardStr] | CardsText)
+]
+SlotList = Annotated[
+    list[SlotStr], BeforeValidator(_cards_list, json_schema_input_type=list[SlotStr] | SlotsText)
+]
+
+Cards = Annotated[
+    tuple[Card, ...],
+    PlainValidator(read_cards, json_schema_input_type=list[CardStr] | CardsText),
+]
+"""An action's cards, read by the notation: it stops at the first that is no card (pydantic
+would report every one of a million bad cards)."""
+
+
+def _deck(value: Any) -> tuple[Card, ...] | None:
+    return None if value is None else read_deck(value)
+
+
+Deck = Annotated[
+    tuple[Card, ...] | None,
+    PlainValidator(_deck, json_schema_input_type=list[SlotStr] | SlotsText | None),
+]
+"""A deck, '??' for unknown cards; read card by card with a dict lookup (the hot path)."""
+
+
+def _to(value: Any) -> dict[str, tuple[Card, ...]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError("", "must be an object: each receiver and the cards they got")
+    return {name: read_cards(cards, key("", name)) for name, cards in value.items()}
+
+
+def _printable_name(name: str) -> str:
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
+        raise ValueError(f"{name!r} is not a player name (1-40 printable characters, no spaces)")
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    Field(
+        pattern=r"^[^\s\x00-\x1f\x7f]{1,40}$",
+        description="1-40 printable characters, no spaces",
+    ),
+    AfterValidator(_printable_name),
+]
+
+
+class ActionObject(BaseModel):
+    """An action in object form."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: str
+    act: str = Field(description="play, dare, sluff, pick, deal, take, exchange or set_aside")
+    cards: Cards = Field(default=())
+    to: Annotated[
+        dict[str, tuple[Card, ...]] | None,
+        PlainValidator(_to, json_schema_input_type=dict[str, list[CardStr] | CardsText] | None),
+    ] = Field(default=None, description="deal only: the cards each receiver got")
+
+
+ActionText = Annotated[
+    str,
+    Field(
+        description="'<player> <act> [card ...]', or for a deal "
+        "'<player> deal <receiver>:<card>,<card> ...'",
+        examples=["Anna play 7H", "Cai deal Anna:2H,5C Bo:3D"],
+    ),
+]
+
+
+def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | ActionObject]:
+    """Strings as they are (read with the players' names by the build), objects validated.
+
+    pydantic checks the list (fast, in one call); only when it finds something wrong
+    are the entries gone through here, to say where and why in one line.
+    """
+    try:
+        return handler(value)  # type: ignore[no-any-return]
+    except ValidationError:
+        pass
+    if not isinstance(value, list):
+        raise RecordError("", "must be a list of actions")
+    for index, entry in enumerate(value):
+        if isinstance(entry, dict):
+            _validate_at(ActionObject, entry, f"[{index}]")
+        elif type(entry) is not str:
+            raise RecordError(f"[{index}]", "an action is a string ('Anna play 7H') or an object")
+    raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
+
+
+Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]
+
+
+class StartPhaseTwo(BaseModel):
+    """A position in phase two to start from instead of a deal."""
+
+    model_config = ConfigDict(extra="forbid", title="StartPhaseTwo")
+
+    phase: Literal[2]
+    trump: str = Field(description="the trump suit: S, H, D, C or a suit symbol")
+    leader: str = Field(description="who leads the first trick")
+    hands: dict[str, SlotList] = Field(
+        description="each player's hand ('??' for a card nobody knows); a player not listed, "
+        "or with no cards, is out"
+    )
+
+
+class StartPhaseOne(BaseModel):
+    """A position in phase one, at the start of a trick."""
+
+    model_config = ConfigDict(extra="forbid", title="StartPhaseOne")
+
+    phase: Literal[1]
+    leader: str = Field(description="who leads the trick about to begin")
+    dealer: str | None = Field(default=None, description="who dealt, where the rules need it")
+    hands: dict[str, SlotList] = Field(description="each player's hand ('??' for unknown cards)")
+    stock: SlotList = Field(default_factory=list, description="the stock, top card first")
+    piles: dict[str, SlotList] = Field(
+        default_factory=dict, description="the cards each player has won so far"
+    )
+    trump_card: SlotStr | None = Field(
+        default=None,
+        description="the trump card: set aside before the deal (Goat), turned up under the "
+        "stock (Mas), or drawn as the stock's last card (then with trump_holder)",
+    )
+    trump_holder: str | None = Field(
+        default=None, description="who drew the stock's last card and keeps it face down"
+    )
+    stored: dict[str, CardList] = Field(
+        default_factory=dict, description="Mas: the three trumps each player stored"
+    )
+    reserve: SlotList = Field(
+        default_factory=list, description="the two-player avstickshög, top card first"
+    )
+
+
+def _start_kind(value: Any) -> str:
+    if isinstance(value, dict) and value.get("phase") == 1:
+        return "one"
+    return "two"
+
+
+StartPosition = Annotated[
+    Annotated[StartPhaseOne, Tag("one")] | Annotated[StartPhaseTwo, Tag("two")],
+    Discriminator(_start_kind),
+]
+
+
+class Result(BaseModel):
+    """What the table claims happened."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    loser: str | None = None
+    losers: list[str] | None = Field(
+        default=None, description="where the rules make several lose at once"
+    )
+
+
+class Record(BaseModel):
+    """A game record, format ``skitgubbe-record/1``."""
+
+    model_config = ConfigDict(extra="forbid", title="Skitgubbe game record")
+
+    format: Literal["skitgubbe-record/1"]
+    variant: str = Field(description="a preset name: " + ", ".join(PRESETS))
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="overrides of the preset's rule options"
+    )
+    players: list[PlayerName] = Field(description="unique names in clockwise seating order")
+    dealer: str | None = None
+    first_leader: str | None = None
+    deck: Deck = Field(
+        default=None, description="the shuffled pack(s), first card dealt first; '??' unknown"
+    )
+    start: StartPosition | None = None
+    trump: str | None = Field(
+        default=None, description="the trump suit an unknown trump card showed between the phases"
+    )
+    actions: Actions
+    result: Result | None = None
+    meta: dict[str, Any] | None = None
+
+
+class SessionGame(BaseModel):
+    """One game of a session: a record without format, variant, options and players."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dealer: str | None = None
+    first_leader: str | None = None
+    deck: Deck = None
+    start: StartPosition | None = None
+    trump: str | None = None
+    actions: Actions
+    result: Result | None = None
+    meta: dict[str, Any] | None = None
+
+
+class Scoring(BaseModel):
+    """Points per game: by the order of going out, for the loser, for everyone else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    places: list[int] = Field(
+        default_factory=list, description="points of the first, second, ... player to go out"
+    )
+    loser: int = 0
+    others: int = 0
+
+
+class SessionResult(BaseModel):
+    """What the table claims about the whole session."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scores: dict[str, int]
+
+
+class SessionRecord(BaseModel):
+    """Several games in a row, format ``skitgubbe-session/1``."""
+
+    model_config = ConfigDict(extra="forbid", title="Skitgubbe session")
+
+    format: Literal["skitgubbe-session/1"]
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: list[PlayerName]
+    scoring: Scoring | None = None
+    games: list[SessionGame]
+    result: SessionResult | None = None
+    meta: dict[str, Any] | None = None
