@@ -32,16 +32,19 @@ its error line is word for word the local one.
 from __future__ import annotations
 
 import itertools
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
-from pathlib import Path
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
+from adjudicator.limits import MAX_RECORD_SIZE
+from adjudicator.record import RecordError
 
 if TYPE_CHECKING:
     import dask.bag
@@ -116,14 +119,34 @@ def _client(distributed: Any, address: str, workers: int | None) -> distributed.
     if workers is not None:
         # A client given cluster arguments starts the LocalCluster itself and
         # shuts it down when it is closed.
-        return distributed.Client(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,  # no dashboard, and its HTTP server on any free port:
-            scheduler_kwargs={"dashboard_address": ":0"},
-        )
+        with _workers_ignore_ctrl_c():
+            return distributed.Client(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,  # no dashboard, and its HTTP server on any free port:
+                scheduler_kwargs={"dashboard_address": ":0"},
+            )
     return distributed.Client(address, timeout="10s")
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start processes that ignore SIGINT: Ctrl-C at a terminal reaches every process
+    of the group, and a worker interrupted halfway prints tracebacks.
+
+    An ignored signal stays ignored through ``exec``, and Python keeps it so; this
+    process takes Ctrl-C again once the cluster has started, and closes the
+    cluster.  A Ctrl-C pressed while the cluster starts (a second or two) is lost.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def check_batch(batch: list[Source], keep_text: bool = False) -> list[Checked]:
@@ -131,19 +154,20 @@ def check_batch(batch: list[Source], keep_text: bool = False) -> list[Checked]:
     return [bulk.check_source(source, keep_text) for source in batch]
 
 
-def shippable(source: Source) -> Source | Checked:
+def shippable(source: Source, max_size: int = MAX_RECORD_SIZE) -> Source | Checked:
     """``source`` with its text read, ready for any worker; or its verdict, if unreadable.
 
-    A whole-file record is read here exactly as :func:`record.load_record` reads
-    it (``read_text`` in UTF-8); when that fails, the local check gives the
-    verdict, so the error line is the one a local run prints.
+    A whole-file record is read here exactly as a local run reads it
+    (:func:`bulk.read_text`: bytes as they are, no newline translation, the same
+    size limit), so a JSON error names the same line and column; when reading
+    fails, the verdict is the one a local run gives.
     """
     if source.text is not None or source.error is not None:
         return source
     try:
-        text = Path(source.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return bulk.check_source(source)
+        text = bulk.read_text(source.file, max_size)
+    except RecordError as exc:
+        return Checked(source.file, source.line, None, str(exc))
     return Source(source.file, source.line, text)
 
 
@@ -153,6 +177,7 @@ def check_on(
     batch: int = BATCH,
     window: int | None = None,
     keep_text: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, checked on ``client``'s workers.
 
@@ -182,7 +207,7 @@ def check_on(
         yield from verdicts
 
     try:
-        shipped = (shippable(source) for source in items)
+        shipped = (shippable(source, max_size) for source in items)
         for chunk in _chunks(shipped, batch):
             pending.extend(_submit(client, chunk, keep_text))
             while len(pending) > window:
@@ -238,7 +263,12 @@ def check_paths_on(
     return check_on(client, bulk.sources(paths), **kw)
 
 
-def check_at(address: str, items: Iterable[Source], keep_text: bool = False) -> Iterator[Checked]:
+def check_at(
+    address: str,
+    items: Iterable[Source],
+    keep_text: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
+) -> Iterator[Checked]:
     """Connect to ``address`` now, then check ``items`` there; the client closes at the end.
 
     The connection is made before this returns, so a wrong address or a missing
@@ -248,7 +278,7 @@ def check_at(address: str, items: Iterable[Source], keep_text: bool = False) -> 
 
     def run() -> Iterator[Checked]:
         try:
-            yield from check_on(client, items, keep_text=keep_text)
+            yield from check_on(client, items, keep_text=keep_text, max_size=max_size)
         finally:
             client.close()
 
