@@ -32,6 +32,7 @@ its error line is word for word the local one.
 from __future__ import annotations
 
 import itertools
+import os
 import signal
 import threading
 from collections import deque
@@ -62,6 +63,8 @@ with records in the messages, that is hundreds of MB of corpus held for nothing.
 client (and a LocalCluster's scheduler and workers) made here keep 8."""
 INSTALL_HINT = "install adjudicator[dask]: pip install 'adjudicator[dask]'"
 BAG_FILE = "<bag>"
+LOCAL_LOG_LEVEL = "DASK_LOGGING__DISTRIBUTED"
+"""The environment variable that sets the log level of distributed, read by every process."""
 
 
 class ClusterError(click.ClickException):
@@ -104,47 +107,80 @@ def connect(address: str) -> distributed.Client:
     Raises :class:`ClusterError` when dask is missing or nobody answers.  Closing
     the client shuts down a cluster it started.
     """
+    workers = _local_workers(address)
+    settings: dict[str, Any] = {LOG_LENGTH: KEEP_MESSAGES}
+    if workers is not None:
+        # Its processes log to this terminal: warnings as a run is stopped (batches
+        # cancelled, a worker killed) are noise there, errors are not.
+        os.environ.setdefault(LOCAL_LOG_LEVEL, "error")
+        settings[START_METHOD] = "forkserver"
     distributed = _distributed()
     import dask
 
-    workers = _local_workers(address)
     try:
-        with dask.config.set({LOG_LENGTH: KEEP_MESSAGES}):
-            return _client(distributed, address, workers)
+        with dask.config.set(settings):
+            if workers is not None:
+                _start_quiet_forkserver(distributed)
+            with _ctrl_c_deferred() as interrupted:
+                client = _client(distributed, address, workers)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"--dask {address}: no Dask scheduler there ({exc})") from None
+    if interrupted:
+        client.close()
+        raise KeyboardInterrupt
+    return client
 
 
 def _client(distributed: Any, address: str, workers: int | None) -> distributed.Client:
     if workers is not None:
         # A client given cluster arguments starts the LocalCluster itself and
         # shuts it down when it is closed.
-        with _workers_ignore_ctrl_c():
-            return distributed.Client(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,  # no dashboard, and its HTTP server on any free port:
-                scheduler_kwargs={"dashboard_address": ":0"},
-            )
+        return distributed.Client(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,  # no dashboard, and its HTTP server on any free port:
+            scheduler_kwargs={"dashboard_address": ":0"},
+        )
     return distributed.Client(address, timeout="10s")
 
 
-@contextmanager
-def _workers_ignore_ctrl_c() -> Iterator[None]:
-    """Start processes that ignore SIGINT: Ctrl-C at a terminal reaches every process
-    of the group, and a worker interrupted halfway prints tracebacks.
+START_METHOD = "distributed.worker.multiprocessing-method"
 
-    An ignored signal stays ignored through ``exec``, and Python keeps it so; this
-    process takes Ctrl-C again once the cluster has started, and closes the
-    cluster.  A Ctrl-C pressed while the cluster starts (a second or two) is lost.
+
+def _start_quiet_forkserver(distributed: Any) -> None:
+    """Start the fork server that forks a local cluster's workers, ignoring Ctrl-C.
+
+    Ctrl-C at a terminal reaches every process of the group, and a worker
+    interrupted halfway prints tracebacks.  An ignored signal stays ignored
+    through ``exec`` and Python keeps it so; the fork server hands that on to
+    every worker it forks.  This process ignores Ctrl-C only for the moment the
+    server is started; afterwards Ctrl-C is its own, and it closes the cluster.
     """
+    import multiprocessing.forkserver
+
+    distributed.utils.get_mp_context()  # sets the server's preloaded modules
     if threading.current_thread() is not threading.main_thread():
-        yield
+        multiprocessing.forkserver.ensure_running()
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        yield
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[list[int]]:
+    """Note a Ctrl-C instead of raising it at once, so that a cluster being started is
+    not left half made; the caller closes what it made, then raises it."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
 
