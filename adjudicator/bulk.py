@@ -20,10 +20,12 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -494,6 +496,12 @@ class WorkersLost(RuntimeError):
     """A worker process died (killed, out of memory) with records unchecked."""
 
 
+LOST = (
+    "a worker process died (killed, or out of memory) before its records were checked: "
+    "the run is incomplete"
+)
+
+
 def workers(jobs: int, records: int | None = None) -> int:
     """How many processes to start for ``jobs`` (0: one per core): never more than the
     cores, nor than the records when their number is known, and at least one."""
@@ -507,9 +515,26 @@ def workers(jobs: int, records: int | None = None) -> int:
 def _worker_signals() -> None:
     """In a worker: Ctrl-C is the parent's to handle (the terminal sends it to every
     process of the group), and SIGTERM ends the worker quietly, whatever handler the
-    parent had when it forked."""
+    parent had when it forked.  SIGINT was blocked from the fork until now (see
+    :func:`_ctrl_c_held`), so one pressed meanwhile is dropped here, not raised."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back while workers are forked: a forked child keeps the mask, so a
+    Ctrl-C that comes before the worker ignores it cannot raise KeyboardInterrupt there.
+    Here it arrives as soon as the workers are started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _check_batch(
@@ -552,12 +577,19 @@ def check_all(
     done = False
     try:
         for batch in _batches(items, chunksize):
-            pending.append(pool.submit(_check_batch, batch, keep_text, as_json, max_size))
+            if pending or processes:
+                future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+            else:
+                with _ctrl_c_held():  # the first submission forks the workers
+                    future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+            pending.append(future)
             while len(pending) > window:
                 yield from _result(pending.popleft())
         while pending:
             yield from _result(pending.popleft())
         done = True
+    except BrokenProcessPool:  # from submit: a worker died before its batch was waited for
+        raise WorkersLost(LOST) from None
     finally:
         if done:
             pool.shutdown(wait=True)
@@ -569,10 +601,7 @@ def _result(future: Future[list[Checked]]) -> list[Checked]:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise WorkersLost(
-            "a worker process died (killed, or out of memory) before its records were "
-            "checked: the run is incomplete"
-        ) from None
+        raise WorkersLost(LOST) from None
 
 
 def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
