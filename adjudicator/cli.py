@@ -265,10 +265,10 @@ def check(
     targets = {"illegal": write_illegal, "legal": write_legal}
     _check_outputs(paths, targets)
     outputs: dict[str, _Output] = {}
-    for status, target in targets.items():
-        if target is not None:
-            outputs[status] = _Output(f"--write-{status}", target)
     try:
+        for status, target in targets.items():
+            if target is not None:
+                outputs[status] = _Output(f"--write-{status}", target)
         _check_run(paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs)
     except BaseException:
         for sink in outputs.values():

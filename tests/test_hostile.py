@@ -502,3 +502,21 @@ def test_dask_reads_lone_cr_line_endings_as_a_local_run(
     dask = run("check", "--json", "--dask", "local", str(tmp_path))
     assert local.stdout == dask.stdout and local.returncode == dask.returncode == 2
     assert "line 1 column" in local.stdout
+
+
+def test_an_output_that_cannot_be_made_leaves_no_temporary_file(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(games[0]) + "\n", encoding="utf-8")
+    code, out, err = invoke(
+        "check",
+        str(path),
+        "--write-illegal",
+        str(tmp_path / "illegal.jsonl"),
+        "--write-legal",
+        str(tmp_path / "no" / "legal.jsonl"),
+    )
+    assert code == 2 and out == ""
+    one_line(err, "--write-legal: cannot write")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
