@@ -3,26 +3,41 @@
 Records are streamed: :func:`sources` walks the arguments lazily and a JSON
 Lines file is read one line at a time, so a run over 100,000 records holds a
 handful of them at once, not the lot.  :func:`check_all` spreads them over
-worker processes with ``imap``, whose results come back in input order; the
-pool's task pipe gives back-pressure, so the reader never runs far ahead of
-the workers (a test pulls records from an endless source to show it).
+worker processes in batches, a few batches out at a time, and yields the oldest
+first: results come back in input order, and the reader never runs far ahead
+of the workers (a test pulls records from an endless source to show it).
+
+Nothing read is trusted: a record is read only from a regular file, never more
+than the size limit of :mod:`adjudicator.limits`, and file names are printed
+escaped.  A worker that dies, Ctrl-C or SIGTERM end the run with every worker
+gone (:class:`WorkersLost`, or the interrupt raised on to the caller).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
-import multiprocessing
 import os
+import signal
 import sys
-from collections import Counter
+import threading
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from adjudicator.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
+from adjudicator.limits import (
+    MAX_RECORD_SIZE,
+    InputError,
+    open_regular,
+    printable,
+    read_limited,
+    too_big,
+)
 from adjudicator.record import Game, RecordError, Session, build, loads, parse_document
 
 AnyReport = Report | SessionReport
@@ -44,7 +59,12 @@ def is_record_file(name: str) -> bool:
 
 
 def record_label(file: str, line: int | None) -> str:
-    """``game.json``, or ``games.jsonl:17`` for a line of a JSON Lines file."""
+    """``game.json``, or ``games.jsonl:17`` for a line of a JSON Lines file.
+
+    A file name holding control characters (a folder walk finds whatever is
+    there) is quoted with escapes, so it cannot forge a line or drive a terminal.
+    """
+    file = printable(file)
     return file if line is None else f"{file}:{line}"
 
 
@@ -135,14 +155,23 @@ def judge(document: Game | Session) -> AnyReport:
     return adjudicate(document)
 
 
-def read_text(path: str) -> str:
-    """A record file's text; RecordError when it cannot be read or is not UTF-8."""
+def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
+    """A record file's text; RecordError when it cannot be read, is no regular file,
+    is larger than ``max_size`` bytes or is not UTF-8.
+
+    Newlines are kept as they are (no universal-newline translation), so the
+    line and column of a JSON error are the same wherever the file is read.
+    """
     try:
-        return Path(path).read_bytes().decode("utf-8")
+        data = read_limited(path, max_size)
+    except InputError as exc:
+        raise RecordError("", str(exc)) from None
     except OSError as exc:
-        raise RecordError("", f"cannot read {path}: {exc.strerror}") from None
+        raise RecordError("", f"cannot read {printable(path)}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("", f"{path} is not UTF-8 text") from None
+        raise RecordError("", f"{printable(path)} is not UTF-8 text") from None
 
 
 # --- walking the arguments ----------------------------------------------------
@@ -169,7 +198,7 @@ def _record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as exc:
-        yield Source(folder, error=f"cannot read folder {folder}: {exc.strerror}")
+        yield Source(folder, error=f"cannot read folder {printable(folder)}: {exc.strerror}")
         return
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
@@ -180,15 +209,35 @@ def _record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
             skipped["JSON Lines file" if is_jsonl(entry.name) else "other file"] += 1
 
 
-def _jsonl_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    """(1-based line number, raw line) for every line with content."""
-    for number, raw in enumerate(stream, 1):
-        if raw.strip():
+SKIP_CHUNK = 1 << 20
+
+
+def _jsonl_lines(
+    stream: BinaryIO, max_size: int = MAX_RECORD_SIZE
+) -> Iterator[tuple[int, bytes | None]]:
+    """(1-based line number, raw line) for every line with content.
+
+    A line longer than ``max_size`` bytes comes as ``None`` and is skipped to
+    its end a megabyte at a time: memory stays flat whatever the input holds.
+    """
+    number = 0
+    while raw := stream.readline(max_size + 1):
+        number += 1
+        if len(raw) > max_size and not raw.endswith(b"\n"):
+            yield number, None  # before skipping: a reader that stops here reads no more
+            while (rest := stream.readline(SKIP_CHUNK)) and not rest.endswith(b"\n"):
+                pass
+        elif raw.strip():
             yield number, raw
 
 
-def _line_sources(name: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[Source]:
+def _line_sources(
+    name: str, lines: Iterable[tuple[int, bytes | None]], max_size: int = MAX_RECORD_SIZE
+) -> Iterator[Source]:
     for number, raw in lines:
+        if raw is None:
+            yield Source(name, number, error=too_big(f"line {number}", max_size))
+            continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -197,16 +246,28 @@ def _line_sources(name: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[Sou
         yield Source(name, number, text)
 
 
-def _jsonl_sources(path: str) -> Iterator[Source]:
+def _open_jsonl(path: str) -> BinaryIO:
+    """A JSON Lines file open for reading; InputError if it is no regular file."""
+    return os.fdopen(open_regular(path), "rb")
+
+
+def _jsonl_sources(path: str, max_size: int = MAX_RECORD_SIZE) -> Iterator[Source]:
     try:
-        with open(path, "rb") as stream:
-            yield from _line_sources(path, _jsonl_lines(stream))
+        stream = _open_jsonl(path)
+    except InputError as exc:
+        yield Source(path, error=str(exc))
+        return
     except OSError as exc:
-        yield Source(path, error=f"cannot read {path}: {exc.strerror}")
+        yield Source(path, error=f"cannot read {printable(path)}: {exc.strerror}")
+        return
+    with stream:
+        yield from _line_sources(path, _jsonl_lines(stream, max_size), max_size)
 
 
-def _complete_json(raw: bytes) -> bool:
+def _complete_json(raw: bytes | None) -> bool:
     """Whether one line is a whole JSON value by itself (so the input is JSON Lines)."""
+    if raw is None:
+        return False
     try:
         json.loads(raw)
     except (ValueError, RecursionError):
@@ -214,7 +275,7 @@ def _complete_json(raw: bytes) -> bool:
     return True
 
 
-def stdin_sources(stream: BinaryIO) -> Iterator[Source]:
+def stdin_sources(stream: BinaryIO, max_size: int = MAX_RECORD_SIZE) -> Iterator[Source]:
     """The records on standard input: one record, or JSON Lines (named ``-:LINE``).
 
     The input is JSON Lines when its first line with content is a whole JSON
@@ -222,22 +283,35 @@ def stdin_sources(stream: BinaryIO) -> Iterator[Source]:
     line at a time.  Anything else is one record (``-``), however many lines
     it spans.
     """
-    lines = _jsonl_lines(stream)
+    lines = _jsonl_lines(stream, max_size)
     first = next(lines, None)
     if first is None:
         return
+    if first[1] is None:  # an endless line (``< /dev/zero``) is not read to its end
+        yield from _one_stdin_record(None, max_size)
+        return
     second = next(lines, None)
     if second is None:
-        yield from _one_stdin_record(first[1])
+        yield from _one_stdin_record(first[1], max_size)
         return
     if _complete_json(first[1]):
-        yield from _line_sources(STDIN, itertools.chain([first, second], lines))
+        yield from _line_sources(STDIN, itertools.chain([first, second], lines), max_size)
         return
-    rest = b"".join(raw for _, raw in itertools.chain([first, second], lines))
-    yield from _one_stdin_record(rest)
+    parts: list[bytes] = []
+    size = 0
+    for _, raw in itertools.chain([first, second], lines):
+        if raw is None or size + len(raw) > max_size:
+            yield from _one_stdin_record(None, max_size)
+            return
+        parts.append(raw)
+        size += len(raw)
+    yield from _one_stdin_record(b"".join(parts), max_size)
 
 
-def _one_stdin_record(raw: bytes) -> Iterator[Source]:
+def _one_stdin_record(raw: bytes | None, max_size: int) -> Iterator[Source]:
+    if raw is None:
+        yield Source(STDIN, error=too_big("standard input", max_size))
+        return
     try:
         yield Source(STDIN, text=raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -248,13 +322,13 @@ def _stdin() -> BinaryIO:
     return sys.stdin.buffer
 
 
-def _walk(path: str, skipped: Counter[str]) -> Iterator[Source]:
+def _walk(path: str, skipped: Counter[str], max_size: int) -> Iterator[Source]:
     if path == STDIN:
-        yield from stdin_sources(_stdin())
+        yield from stdin_sources(_stdin(), max_size)
     elif os.path.isdir(path):
         yield from _record_files(path, skipped)
     elif is_jsonl(path):
-        yield from _jsonl_sources(path)
+        yield from _jsonl_sources(path, max_size)
     else:
         yield Source(path)
 
@@ -264,8 +338,8 @@ def _nothing_found(path: str, skipped: Counter[str]) -> str:
     if path == STDIN:
         return "-: no record found: standard input is empty"
     if not os.path.isdir(path):
-        return f"{path}: no record found: the file has no line with content"
-    line = f"{path}: no record found: a folder is searched for *.json files"
+        return f"{printable(path)}: no record found: the file has no line with content"
+    line = f"{printable(path)}: no record found: a folder is searched for *.json files"
     if skipped:
         kinds = ", ".join(
             f"{times} {kind}{'s' if times > 1 else ''}" for kind, times in sorted(skipped.items())
@@ -276,7 +350,9 @@ def _nothing_found(path: str, skipped: Counter[str]) -> str:
     return line
 
 
-def sources(paths: Iterable[str], found: Found | None = None) -> Iterator[Source]:
+def sources(
+    paths: Iterable[str], found: Found | None = None, max_size: int = MAX_RECORD_SIZE
+) -> Iterator[Source]:
     """The records named by ``paths``, lazily and in order.
 
     ``-`` is standard input (one record, or JSON Lines); a folder stands for
@@ -285,11 +361,12 @@ def sources(paths: Iterable[str], found: Found | None = None) -> Iterator[Source
     else for one record file.  JSON Lines files inside folders are not picked
     up: a folder may well hold saved ``check --json`` output, which is no
     record.  An argument that yields no record is noted in ``found.empty``.
+    A JSON Lines line over ``max_size`` bytes is an invalid record.
     """
     for path in paths:
         skipped: Counter[str] = Counter()
         yielded = False
-        for source in _walk(path, skipped):
+        for source in _walk(path, skipped, max_size):
             yielded = True
             yield source
         if not yielded and found is not None:
@@ -309,7 +386,7 @@ def count(paths: Iterable[str]) -> int | None:
             total += sum(1 for _ in _record_files(path, Counter()))
         elif is_jsonl(path):
             try:
-                with open(path, "rb") as stream:
+                with _open_jsonl(path) as stream:
                     total += sum(1 for _ in _jsonl_lines(stream))
             except OSError:
                 total += 1
@@ -329,7 +406,7 @@ def _numbered(arg: str) -> tuple[str, int] | None:
     return None
 
 
-def one_record(arg: str) -> tuple[str, str]:
+def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     """The label and JSON text of the one record ``arg`` names; RecordError otherwise.
 
     ``arg`` is a record file, ``-`` (standard input holding one record), or
@@ -340,11 +417,11 @@ def one_record(arg: str) -> tuple[str, str]:
     numbered = None if arg == STDIN or os.path.exists(arg) else _numbered(arg)
     name, line = numbered if numbered is not None else (arg, None)
     if name == STDIN:
-        records: Iterator[Source] = stdin_sources(_stdin())
+        records: Iterator[Source] = stdin_sources(_stdin(), max_size)
     elif is_jsonl(name) or line is not None:
-        records = _jsonl_sources(name)
+        records = _jsonl_sources(name, max_size)
     else:
-        return name, read_text(name)
+        return printable(name), read_text(name, max_size)
     if line is not None:
         wanted = line
         records = (
@@ -355,13 +432,16 @@ def one_record(arg: str) -> tuple[str, str]:
     first = list(itertools.islice(records, 2))
     if not first:
         raise RecordError(
-            "", f"{arg}: no record on line {line}" if line else f"{arg}: no record found"
+            "",
+            f"{printable(arg)}: no record on line {line}"
+            if line
+            else f"{printable(arg)}: no record found",
         )
     if len(first) > 1:
         raise RecordError(
             "",
-            f"{arg} holds several records (JSON Lines): name one as "
-            f"{name}:LINE, e.g. {first[0].label}",
+            f"{printable(arg)} holds several records (JSON Lines): name one as "
+            f"{printable(name)}:LINE, e.g. {first[0].label}",
         )
     record = first[0]
     if record.error is not None:
@@ -373,29 +453,100 @@ def one_record(arg: str) -> tuple[str, str]:
 # --- checking -----------------------------------------------------------------
 
 
-def check_source(source: Source, keep_text: bool = False, as_json: bool = False) -> Checked:
+def json_line(data: dict[str, Any]) -> str:
+    """One ``check --json`` line: UTF-8 as is, but escapes where a text cannot be
+    encoded at all (a file name with undecodable bytes holds lone surrogates)."""
+    line = json.dumps(data, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(data)
+    return line
+
+
+def check_source(
+    source: Source, keep_text: bool = False, as_json: bool = False, max_size: int = MAX_RECORD_SIZE
+) -> Checked:
     """Read, validate and adjudicate one record; never raises for bad input.
 
     With ``keep_text`` the verdict carries the record's JSON text (to write
     records out by verdict); with ``as_json``, its ``check --json`` line.
+    A whole-file record over ``max_size`` bytes is invalid.
     """
-    checked = _check(source, keep_text)
+    checked = _check(source, keep_text, max_size)
     if as_json:
-        checked.json_line = json.dumps(checked.as_json(), ensure_ascii=False)
+        checked.json_line = json_line(checked.as_json())
     return checked
 
 
-def _check(source: Source, keep_text: bool) -> Checked:
+def _check(source: Source, keep_text: bool, max_size: int = MAX_RECORD_SIZE) -> Checked:
     if source.error is not None:
         return Checked(source.file, source.line, None, source.error)
     text = source.text
     try:
         if text is None:
-            text = read_text(source.file)
+            text = read_text(source.file, max_size)
         report = judge(document_from_text(text))
     except RecordError as exc:
         return Checked(source.file, source.line, None, str(exc), text if keep_text else None)
     return Checked(source.file, source.line, report, None, text if keep_text else None)
+
+
+class WorkersLost(RuntimeError):
+    """A worker process died (killed, out of memory) with records unchecked."""
+
+
+LOST = (
+    "a worker process died (killed, or out of memory) before its records were checked: "
+    "the run is incomplete"
+)
+
+
+def workers(jobs: int, records: int | None = None) -> int:
+    """How many processes to start for ``jobs`` (0: one per core): never more than the
+    cores, nor than the records when their number is known, and at least one."""
+    cores = os.cpu_count() or 1
+    wanted = cores if jobs <= 0 else min(jobs, cores)
+    if records is not None:
+        wanted = min(wanted, records)
+    return max(1, wanted)
+
+
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (the terminal sends it to every
+    process of the group), and SIGTERM ends the worker quietly, whatever handler the
+    parent had when it forked.  SIGINT was blocked from the fork until now (see
+    :func:`_ctrl_c_held`), so one pressed meanwhile is dropped here, not raised."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back while workers are forked: a forked child keeps the mask, so a
+    Ctrl-C that comes before the worker ignores it cannot raise KeyboardInterrupt there.
+    Here it arrives as soon as the workers are started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _check_batch(
+    batch: list[Source], keep_text: bool, as_json: bool, max_size: int
+) -> list[Checked]:
+    return [check_source(source, keep_text, as_json, max_size) for source in batch]
+
+
+def _batches(items: Iterable[Source], size: int) -> Iterator[list[Source]]:
+    iterator = iter(items)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
 
 
 def check_all(
@@ -404,18 +555,66 @@ def check_all(
     chunksize: int = 64,
     keep_text: bool = False,
     as_json: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, over ``jobs`` processes.
 
-    With one job everything runs here, lazily.  With more, ``Pool.imap`` keeps
-    the order; the pool is closed when the iterator is exhausted or dropped.
+    With one job everything runs here, lazily.  With more, batches of
+    ``chunksize`` records go to a process pool, at most two per worker out at
+    once; the oldest is always waited for first, so verdicts leave in input
+    order and the reader stays a few batches ahead.  A worker that dies raises
+    :class:`WorkersLost`; when the iterator stops early for any reason (closed,
+    Ctrl-C, an error) the workers are killed, not left running.
     """
-    work = functools.partial(check_source, keep_text=keep_text, as_json=as_json)
     if jobs <= 1:
-        yield from map(work, items)
+        for source in items:
+            yield check_source(source, keep_text, as_json, max_size)
         return
-    with multiprocessing.Pool(jobs) as pool:
-        yield from pool.imap(work, items, chunksize)
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_signals)
+    processes = getattr(pool, "_processes", None)  # to kill them: no public way before 3.14
+    window = 2 * jobs
+    pending: deque[Future[list[Checked]]] = deque()
+    done = False
+    try:
+        for batch in _batches(items, chunksize):
+            if pending or processes:
+                future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+            else:
+                with _ctrl_c_held():  # the first submission forks the workers
+                    future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+            pending.append(future)
+            while len(pending) > window:
+                yield from _result(pending.popleft())
+        while pending:
+            yield from _result(pending.popleft())
+        done = True
+    except BrokenProcessPool:  # from submit: a worker died before its batch was waited for
+        raise WorkersLost(LOST) from None
+    finally:
+        if done:
+            pool.shutdown(wait=True)
+        else:
+            _kill(pool, list((processes or {}).values()))
+
+
+def _result(future: Future[list[Checked]]) -> list[Checked]:
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkersLost(LOST) from None
+
+
+def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
+    """Stop the pool now: queued batches cancelled, running workers killed and reaped."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join(1)
 
 
 @dataclass

@@ -9,12 +9,16 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import signal
+import stat
 import sys
+import tempfile
 import textwrap
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
-from typing import NoReturn
+from typing import IO, Any, NoReturn
 
 import click
 from rich import box
@@ -30,7 +34,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, export, legal, render, samples
+from adjudicator import bulk, export, legal, limits, render, samples
 from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
 from adjudicator._version import __version__
@@ -41,6 +45,8 @@ from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
 
 
 def _console(stderr: bool = False) -> Console:
@@ -99,7 +105,58 @@ def _summary(tally: bulk.Tally) -> Table:
     return grid
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that it unwinds (workers killed, temporary
+    files removed) as it does for Ctrl-C."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def _stop(message: str, code: int) -> NoReturn:
+    """End the run: one line on stderr, exit status ``code``."""
+    with suppress(OSError):
+        _console(stderr=True).print(message, markup=False, highlight=False)
+    raise click.exceptions.Exit(code)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null: what is still buffered for a full disk or a
+    closed pipe would otherwise fail again, with a traceback, when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+class Adjudicator(click.Group):
+    """The command group, plus what every command shares: Ctrl-C, SIGTERM and an output
+    that cannot be written each end the run with one line and their own exit status
+    (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminated)
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()
+        except KeyboardInterrupt:
+            _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)
+        except Terminated:
+            _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
+        except bulk.WorkersLost as exc:
+            _stop(str(exc), EXIT_INVALID)
+        except OSError as exc:  # standard output on a full disk, or a closed pipe
+            _silence_stdout()
+            _stop(f"cannot write the output: {exc.strerror or exc}", EXIT_INVALID)
+
+
+@click.group(cls=Adjudicator, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="adjudicator")
 def main() -> None:
     """Check and replay Skitgubbe game records against the rules.
@@ -108,6 +165,17 @@ def main() -> None:
     third action, "replay --step 2" shows it and "legal --at 2" lists what
     could have been done instead.
     """
+
+
+max_record_size = click.option(
+    limits.SIZE_FLAG,
+    "max_size",
+    type=click.IntRange(min=1),
+    default=limits.MAX_RECORD_SIZE,
+    show_default=True,
+    metavar="BYTES",
+    help="Refuse a record (a file, or a line of JSON Lines) larger than this.",
+)
 
 
 NUMBERING = (
@@ -151,6 +219,7 @@ NUMBERING = (
     metavar="OUT.jsonl",
     help="Also write every legal record to OUT.jsonl, one per line.",
 )
+@max_record_size
 def check(
     paths: tuple[str, ...],
     as_json: bool,
@@ -159,6 +228,7 @@ def check(
     write_illegal: str | None,
     write_legal: str | None,
     dask_address: str | None,
+    max_size: int,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
 
@@ -180,21 +250,138 @@ def check(
 
     --write-illegal and --write-legal sort the records by verdict into JSON
     Lines files (one record per line, as read), for cleaning a log of games;
-    invalid records go to neither.
+    invalid records go to neither.  Each is written beside its target and
+    renamed over it at the end: a run that stops leaves the old file.  An
+    output that is one of the inputs is refused.
+
+    Only regular files are read (not pipes or devices, even behind a link),
+    and no record larger than --max-record-size.  --jobs is capped at the
+    cores and the records.
 
     Exit status: 0 all legal, 1 any illegal, 2 any invalid, unreadable or
-    missing.
+    missing (or a worker lost, an output not written), 130 Ctrl-C, 143 SIGTERM.
     """
     out = _console()
     err = _console(stderr=True)
-    outputs = {}
-    for status, target in (("illegal", write_illegal), ("legal", write_legal)):
-        if target is not None:
-            try:
-                outputs[status] = open(target, "w", encoding="utf-8")  # noqa: SIM115
-            except OSError as exc:
-                err.print(f"--write-{status}: cannot write {target}: {exc.strerror}")
-                sys.exit(EXIT_INVALID)
+    targets = {"illegal": write_illegal, "legal": write_legal}
+    _check_outputs(paths, targets)
+    outputs: dict[str, _Output] = {}
+    try:
+        for status, target in targets.items():
+            if target is not None:
+                outputs[status] = _Output(f"--write-{status}", target)
+        _check_run(paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs)
+    except BaseException:
+        for sink in outputs.values():
+            sink.discard()
+        raise
+
+
+def _check_outputs(paths: tuple[str, ...], targets: dict[str, str | None]) -> None:
+    """Refuse a --write-* target that is one of the inputs, or named for both verdicts:
+    it would be emptied before it is read, or written twice at once."""
+    named = [(status, t) for status, t in targets.items() if t is not None]
+    for status, target in named:
+        for path in paths:
+            if path != bulk.STDIN and _same_file(target, path):
+                _mistake(
+                    f"--write-{status} {limits.printable(target)}: that is an input of the "
+                    "run; write to another file"
+                )
+    if len(named) == 2 and _same_file(named[0][1], named[1][1]):
+        _mistake(
+            f"--write-illegal and --write-legal both name {limits.printable(named[0][1])}: "
+            "give two files"
+        )
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one file (through links too), existing or not."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+class _Output:
+    """A --write-* file: written to a temporary file in the target's folder and renamed
+    over the target at the end, so that the target is the old file or a whole new one.
+
+    A target that exists and is no regular file (``/dev/null``, a pipe) is written
+    directly.  A write that fails (a full disk) is one line and exit status 2.
+    """
+
+    def __init__(self, option: str, target: str) -> None:
+        self.option = option
+        self.target = target
+        self.temp: str | None = None
+        try:
+            if os.path.exists(target) and not os.path.isfile(target):
+                self.stream: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+                return
+            folder = os.path.dirname(os.path.abspath(target))
+            fd, self.temp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder
+            )
+            os.chmod(self.temp, _mode_for(target))
+            self.stream = os.fdopen(fd, "w", encoding="utf-8")
+        except OSError as exc:
+            self.fail(exc)
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+        except OSError as exc:
+            self.fail(exc)
+
+    def commit(self) -> None:
+        """Close the file and put it in place of the target."""
+        try:
+            self.stream.close()
+            if self.temp is not None:
+                os.replace(self.temp, self.target)
+                self.temp = None
+        except OSError as exc:
+            self.fail(exc)
+
+    def discard(self) -> None:
+        """Remove what was written; the target stays as it was."""
+        stream = getattr(self, "stream", None)
+        if stream is not None:
+            with suppress(OSError):
+                stream.close()
+        if self.temp is not None:
+            with suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
+
+    def fail(self, exc: OSError) -> NoReturn:
+        self.discard()
+        _mistake(f"{self.option}: cannot write {limits.printable(self.target)}: {exc.strerror}")
+
+
+def _mode_for(target: str) -> int:
+    """The permissions the output gets: the old file's, or what ``open`` would give."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _check_run(
+    paths: tuple[str, ...],
+    as_json: bool,
+    jobs: int,
+    show_all: bool,
+    dask_address: str | None,
+    max_size: int,
+    out: Console,
+    err: Console,
+    outputs: dict[str, _Output],
+) -> NoReturn:
+    """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None
     every = show_all or (total is not None and total <= FULL_OUTPUT_MAX)
     # Standard input cannot be counted ahead: its first verdicts are printed, then problems.
@@ -205,35 +392,37 @@ def check(
         from adjudicator import cluster
 
         results = cluster.check_at(
-            dask_address, bulk.sources(paths, found), keep_text=bool(outputs)
+            dask_address,
+            bulk.sources(paths, found, max_size),
+            keep_text=bool(outputs),
+            max_size=max_size,
         )
     else:
         results = bulk.check_all(
-            bulk.sources(paths, found),
-            jobs or os.cpu_count() or 1,
+            bulk.sources(paths, found, max_size),
+            bulk.workers(jobs, total),
             keep_text=bool(outputs),
             as_json=as_json,
+            max_size=max_size,
         )
-    try:
-        with _progress(err, total, "checking") as advance:
-            for checked in results:
-                tally.add(checked)
-                if as_json:
-                    line = checked.json_line
-                    if line is None:
-                        line = json.dumps(checked.as_json(), ensure_ascii=False)
-                    click.echo(line)
-                elif checked.report is None:
-                    out.print(render.invalid(checked.label, checked.error or ""))
-                elif every or checked.report.violations or tally.total <= unknown_limit:
-                    out.print(render.verdict(checked.label, checked.report))
-                sink = outputs.get(checked.status)
-                if sink is not None and checked.text is not None:
-                    sink.write(_one_line(checked.text))
-                advance()
-    finally:
-        for sink in outputs.values():
-            sink.close()
+    with closing(results), _progress(err, total, "checking") as advance:
+        for checked in results:
+            tally.add(checked)
+            if as_json:
+                line = checked.json_line
+                if line is None:
+                    line = bulk.json_line(checked.as_json())
+                click.echo(line)
+            elif checked.report is None:
+                out.print(render.invalid(checked.label, checked.error or ""))
+            elif every or checked.report.violations or tally.total <= unknown_limit:
+                out.print(render.verdict(checked.label, checked.report))
+            sink = outputs.get(checked.status)
+            if sink is not None and checked.text is not None:
+                sink.write(_one_line(checked.text))
+            advance()
+    for sink in outputs.values():
+        sink.commit()
     for line in found.empty:
         err.print(line, markup=False, highlight=False)
     if tally.total > 1:
@@ -247,22 +436,27 @@ def check(
 
 
 def _one_line(text: str) -> str:
-    """A record's JSON text as one line of JSON Lines (kept as read when it is one already)."""
+    """A record's JSON text as one line of JSON Lines, kept as read.
+
+    A line break in JSON text is whitespace between tokens (a string cannot hold
+    one raw), so replacing each by a space gives the same JSON on one line, its
+    escapes (a lone surrogate written ``\\ud800``) untouched.
+    """
     stripped = text.strip()
-    if "\n" in stripped:
-        stripped = json.dumps(json.loads(stripped), ensure_ascii=False)
+    if "\n" in stripped or "\r" in stripped:
+        stripped = stripped.replace("\r", " ").replace("\n", " ")
     return stripped + "\n"
 
 
-def _load(arg: str) -> tuple[str, Game | Session]:
+def _load(arg: str, max_size: int = limits.MAX_RECORD_SIZE) -> tuple[str, Game | Session]:
     """The one record ``arg`` names; an invalid one is its verdict line on stdout, exit 2.
 
     The line goes where ``check`` prints it, on standard output: a verdict
     on a record, not a mistake in the command.
     """
-    label = arg
+    label = limits.printable(arg)
     try:
-        label, text = bulk.one_record(arg)
+        label, text = bulk.one_record(arg, max_size)
         return label, bulk.document_from_text(text)
     except RecordError as exc:
         _console().print(render.invalid(label, str(exc)))
@@ -356,6 +550,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     is_flag=True,
     help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
 )
+@max_record_size
 def replay(
     file: str,
     at: int | None,
@@ -365,6 +560,7 @@ def replay(
     svg: str | None,
     html: str | None,
     interactive: bool,
+    max_size: int,
 ) -> None:
     """Replay FILE step by step: each action in words and the table after it.
 
@@ -393,7 +589,7 @@ def replay(
             "--interactive needs a terminal (standard input and output are not one): "
             "leave it out to print the replay"
         )
-    label, document = _load(file)
+    label, document = _load(file, max_size)
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
@@ -474,7 +670,10 @@ def _replay_session(label: str, session: Session, viewer: str | None) -> NoRetur
     help="In a session, the game (from 0; default: the last).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
-def legal_command(file: str, at: int | None, game_no: int | None, as_json: bool) -> None:
+@max_record_size
+def legal_command(
+    file: str, at: int | None, game_no: int | None, as_json: bool, max_size: int
+) -> None:
     """List the legal actions at a point of FILE, ready to paste into a record.
 
     \b
@@ -496,7 +695,7 @@ def legal_command(file: str, at: int | None, game_no: int | None, as_json: bool)
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
     """
-    label, document = _load(file)
+    label, document = _load(file, max_size)
     if isinstance(document, Session) and game_no is None:
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)
@@ -733,7 +932,7 @@ def simulate_command(
     try:
         options = find_variant(variant).options
     except KeyError as exc:
-        _console(stderr=True).print(f"--variant: {exc.args[0]}")
+        _console(stderr=True).print(f"--variant: {exc.args[0]}", markup=False, highlight=False)
         sys.exit(EXIT_INVALID)
     if not options.min_players <= players <= options.max_players:
         _console(stderr=True).print(
@@ -746,7 +945,9 @@ def simulate_command(
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            _console(stderr=True).print(f"--out: cannot create {out}: {exc.strerror}")
+            _console(stderr=True).print(
+                f"--out: cannot create {out}: {exc.strerror}", markup=False, highlight=False
+            )
             sys.exit(EXIT_INVALID)
     width = max(4, len(str(count - 1)))
     games = simulation.simulate(variant, players, seed, count, hide)

@@ -32,16 +32,20 @@ its error line is word for word the local one.
 from __future__ import annotations
 
 import itertools
+import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
-from pathlib import Path
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
+from adjudicator.limits import MAX_RECORD_SIZE
+from adjudicator.record import RecordError
 
 if TYPE_CHECKING:
     import dask.bag
@@ -59,6 +63,8 @@ with records in the messages, that is hundreds of MB of corpus held for nothing.
 client (and a LocalCluster's scheduler and workers) made here keep 8."""
 INSTALL_HINT = "install adjudicator[dask]: pip install 'adjudicator[dask]'"
 BAG_FILE = "<bag>"
+LOCAL_LOG_LEVEL = "DASK_LOGGING__DISTRIBUTED"
+"""The environment variable that sets the log level of distributed, read by every process."""
 
 
 class ClusterError(click.ClickException):
@@ -101,15 +107,28 @@ def connect(address: str) -> distributed.Client:
     Raises :class:`ClusterError` when dask is missing or nobody answers.  Closing
     the client shuts down a cluster it started.
     """
+    workers = _local_workers(address)
+    settings: dict[str, Any] = {LOG_LENGTH: KEEP_MESSAGES}
+    if workers is not None:
+        # Its processes log to this terminal: warnings as a run is stopped (batches
+        # cancelled, a worker killed) are noise there, errors are not.
+        os.environ.setdefault(LOCAL_LOG_LEVEL, "error")
+        settings[START_METHOD] = "forkserver"
     distributed = _distributed()
     import dask
 
-    workers = _local_workers(address)
     try:
-        with dask.config.set({LOG_LENGTH: KEEP_MESSAGES}):
-            return _client(distributed, address, workers)
+        with dask.config.set(settings):
+            if workers is not None:
+                _start_quiet_forkserver(distributed)
+            with _ctrl_c_deferred() as interrupted:
+                client = _client(distributed, address, workers)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"--dask {address}: no Dask scheduler there ({exc})") from None
+    if interrupted:
+        client.close()
+        raise KeyboardInterrupt
+    return client
 
 
 def _client(distributed: Any, address: str, workers: int | None) -> distributed.Client:
@@ -126,24 +145,65 @@ def _client(distributed: Any, address: str, workers: int | None) -> distributed.
     return distributed.Client(address, timeout="10s")
 
 
+START_METHOD = "distributed.worker.multiprocessing-method"
+
+
+def _start_quiet_forkserver(distributed: Any) -> None:
+    """Start the fork server that forks a local cluster's workers, ignoring Ctrl-C.
+
+    Ctrl-C at a terminal reaches every process of the group, and a worker
+    interrupted halfway prints tracebacks.  An ignored signal stays ignored
+    through ``exec`` and Python keeps it so; the fork server hands that on to
+    every worker it forks.  This process ignores Ctrl-C only for the moment the
+    server is started; afterwards Ctrl-C is its own, and it closes the cluster.
+    """
+    import multiprocessing.forkserver
+
+    distributed.utils.get_mp_context()  # sets the server's preloaded modules
+    if threading.current_thread() is not threading.main_thread():
+        multiprocessing.forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[list[int]]:
+    """Note a Ctrl-C instead of raising it at once, so that a cluster being started is
+    not left half made; the caller closes what it made, then raises it."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def check_batch(batch: list[Source], keep_text: bool = False) -> list[Checked]:
     """What a worker runs: :func:`bulk.check_source` on each record of a batch."""
     return [bulk.check_source(source, keep_text) for source in batch]
 
 
-def shippable(source: Source) -> Source | Checked:
+def shippable(source: Source, max_size: int = MAX_RECORD_SIZE) -> Source | Checked:
     """``source`` with its text read, ready for any worker; or its verdict, if unreadable.
 
-    A whole-file record is read here exactly as :func:`record.load_record` reads
-    it (``read_text`` in UTF-8); when that fails, the local check gives the
-    verdict, so the error line is the one a local run prints.
+    A whole-file record is read here exactly as a local run reads it
+    (:func:`bulk.read_text`: bytes as they are, no newline translation, the same
+    size limit), so a JSON error names the same line and column; when reading
+    fails, the verdict is the one a local run gives.
     """
     if source.text is not None or source.error is not None:
         return source
     try:
-        text = Path(source.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return bulk.check_source(source)
+        text = bulk.read_text(source.file, max_size)
+    except RecordError as exc:
+        return Checked(source.file, source.line, None, str(exc))
     return Source(source.file, source.line, text)
 
 
@@ -153,6 +213,7 @@ def check_on(
     batch: int = BATCH,
     window: int | None = None,
     keep_text: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, checked on ``client``'s workers.
 
@@ -182,7 +243,7 @@ def check_on(
         yield from verdicts
 
     try:
-        shipped = (shippable(source) for source in items)
+        shipped = (shippable(source, max_size) for source in items)
         for chunk in _chunks(shipped, batch):
             pending.extend(_submit(client, chunk, keep_text))
             while len(pending) > window:
@@ -238,7 +299,12 @@ def check_paths_on(
     return check_on(client, bulk.sources(paths), **kw)
 
 
-def check_at(address: str, items: Iterable[Source], keep_text: bool = False) -> Iterator[Checked]:
+def check_at(
+    address: str,
+    items: Iterable[Source],
+    keep_text: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
+) -> Iterator[Checked]:
     """Connect to ``address`` now, then check ``items`` there; the client closes at the end.
 
     The connection is made before this returns, so a wrong address or a missing
@@ -248,7 +314,7 @@ def check_at(address: str, items: Iterable[Source], keep_text: bool = False) -> 
 
     def run() -> Iterator[Checked]:
         try:
-            yield from check_on(client, items, keep_text=keep_text)
+            yield from check_on(client, items, keep_text=keep_text, max_size=max_size)
         finally:
             client.close()
 

@@ -113,7 +113,7 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
             shown = Text("out" if view.phase != PHASE_ONE else "(none)", style="dim")
         if view.stored and view.stored[i]:
             shown.append(" (3 trumps set aside)", style="dim")
-        row: list[RenderableType] = [marker, name, shown]
+        row: list[RenderableType] = [marker, Text(name), shown]  # a name is never markup
         if view.phase == PHASE_ONE:
             row.append(str(view.piles[i]))
         grid.add_row(*row)
@@ -316,7 +316,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
             grid.add_column(f"game {number}", justify="right")
         grid.add_column("total", justify="right", style="bold")
         for name in report.players:
-            row = [name]
+            row: list[RenderableType] = [Text(name)]  # a name is never markup
             for points in report.points:
                 row.append(str(points[name]) if points is not None else "-")
             row.append(str(report.scores[name]))

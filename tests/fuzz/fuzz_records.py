@@ -635,7 +635,19 @@ def gen_odd_keys(rng: random.Random, pool: Pool) -> Input:
     return Input("odd_keys", dumps(data).encode())
 
 
-ODD_NAMES = ["[bold]Bo[/bold]", "[/]", "A\u200bB", "\u202eCai", "Åsa", "李", "🂡", "x" * 40, "%s"]
+ODD_NAMES = [
+    "[bold]Bo[/bold]",
+    "[/]",
+    "[link=javascript:alert(1)]B[/link]",
+    "[reverse]Bo",
+    "A\u200bB",
+    "\u202eCai",
+    "Åsa",
+    "李",
+    "🂡",
+    "x" * 40,
+    "%s",
+]
 
 
 def gen_renamed(rng: random.Random, pool: Pool) -> Input:
@@ -974,13 +986,22 @@ def check_input(item: Input, folder: Path, cli: bool) -> list[tuple[str, str]]:
 
 
 def run_cli(path: Path) -> list[tuple[str, str]]:
-    """``check --json`` and ``check`` on the input: exit status 0-2, no exception."""
+    """``check --json``, ``check``, ``check --write-*`` and (for one record) ``replay
+    --html`` on the input: exit status 0-2, no exception; the written JSON Lines hold
+    each legal (illegal) record on a line of its own; the page holds no link."""
     from click.testing import CliRunner
 
     from adjudicator.cli import main
 
-    out = []
-    for args in (["check", "--json", str(path)], ["check", str(path)]):
+    out: list[tuple[str, str]] = []
+    written = {status: path.with_name(f"{status}.out.jsonl") for status in ("legal", "illegal")}
+    page = path.with_name("ruling.html")
+    sort = ["--write-legal", str(written["legal"]), "--write-illegal", str(written["illegal"])]
+    runs = [["check", "--json", str(path)], ["check", str(path)], ["check", str(path), *sort]]
+    if path.suffix == ".json":
+        runs.append(["replay", str(path), "--html", str(page)])
+    statuses: list[str] = []
+    for args in runs:
         result = CliRunner().invoke(main, args)
         exc = result.exception
         if exc is not None and not isinstance(exc, SystemExit):
@@ -989,8 +1010,38 @@ def run_cli(path: Path) -> list[tuple[str, str]]:
             out.append(("cli: exit status", f"{args[:2]}: {result.exit_code}\n{result.output}"))
         elif args[1] == "--json":
             for line in result.stdout.splitlines():
-                if json.loads(line)["status"] not in STATUSES:
+                statuses.append(json.loads(line)["status"])
+                if statuses[-1] not in STATUSES:
                     out.append(("cli: status", line[:500]))
+        elif "--write-legal" in args:
+            out.extend(_written(written, statuses))
+        elif args[0] == "replay" and page.exists():
+            html = page.read_text(encoding="utf-8")
+            if "<a " in html or "href" in html:
+                out.append(("cli: a link in replay --html", html[:500]))
+    for file in (*written.values(), page):
+        file.unlink(missing_ok=True)
+    return out
+
+
+def _written(files: dict[str, Path], statuses: list[str]) -> list[tuple[str, str]]:
+    """What is wrong with the --write-* files, given the verdicts of ``check --json``."""
+    out = []
+    for status, file in files.items():
+        try:
+            lines = file.read_text(encoding="utf-8").splitlines()
+            for line in lines:
+                json.loads(line)
+        except (OSError, ValueError) as exc:
+            out.append((f"cli: --write-{status} unreadable", f"{type(exc).__name__}: {exc}"))
+            continue
+        if len(lines) != statuses.count(status):
+            out.append(
+                (
+                    f"cli: --write-{status} count",
+                    f"{len(lines)} lines for {statuses.count(status)} {status} records",
+                )
+            )
     return out
 
 
@@ -1226,6 +1277,9 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=2.0)
     parser.add_argument("--max-growth-mb", type=float, default=300.0)
     parser.add_argument("--hang-seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--cli-every", type=int, default=100, help="every Nth input also goes through the CLI"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the escapes here")
     parser.add_argument("--only", type=int, default=None, help="replay input N, with traceback")
     parser.add_argument("--dump", nargs=2, metavar=("N", "FILE"), default=None)
@@ -1248,7 +1302,9 @@ def main() -> None:
                 print(checked.status, ascii(checked.error), verdict)
                 printable(checked)
         return
-    limits = Limits(args.max_seconds, args.max_growth_mb, args.hang_seconds)
+    limits = Limits(
+        args.max_seconds, args.max_growth_mb, args.hang_seconds, cli_every=args.cli_every
+    )
     began = time.perf_counter()
     last = [0.0]
 

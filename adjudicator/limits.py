@@ -1,0 +1,81 @@
+"""How much input one record may be, and reading files without trusting them.
+
+One place for the limit and its message, so the command line and the library
+refuse the same inputs with the same words.  A record of the format is a few
+kilobytes (a long game, a few tens); the default limit leaves a thousandfold
+margin and still stops a 1 GB line, or a file that is really ``/dev/zero``,
+before it takes the machine's memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+MAX_RECORD_SIZE = 64 * 1024 * 1024
+"""Bytes one record (a file, or one line of JSON Lines) may hold by default: 64 MB."""
+
+SIZE_FLAG = "--max-record-size"
+
+
+class InputError(OSError):
+    """A file that is not read: not a regular file, or larger than the limit."""
+
+
+def too_big(what: str, limit: int) -> str:
+    """The one line for a record over the limit: what, the limit, and how to raise it."""
+    return f"{what} is larger than the limit of {limit:,} bytes per record ({SIZE_FLAG} raises it)"
+
+
+def printable(name: str) -> str:
+    """A file name as it may be printed: as is, or quoted as JSON when it holds anything
+    a terminal would act on (control characters, line breaks, bidi overrides, lone
+    surrogates from undecodable bytes), the way record messages quote odd keys."""
+    if name.isprintable():
+        return name
+    return json.dumps(name)
+
+
+def open_regular(path: str) -> int:
+    """A descriptor open for reading on ``path``, a regular file; InputError otherwise.
+
+    Opened without blocking, so a FIFO named like a record does not wait for a
+    writer; a device (``/dev/zero`` behind a symbolic link) is refused before
+    a byte is read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(f"{printable(path)} is not a regular file ({_kind(mode)})")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a file"
+
+
+def read_limited(path: str, limit: int = MAX_RECORD_SIZE) -> bytes:
+    """The bytes of the regular file ``path``; InputError when it is none or over ``limit``.
+
+    At most ``limit + 1`` bytes are ever read, whatever the file claims to hold.
+    """
+    fd = open_regular(path)
+    with os.fdopen(fd, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(too_big(printable(path), limit))
+    return data
