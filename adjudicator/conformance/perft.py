@@ -14,9 +14,10 @@ judged after the fact (the Goat treatise's sluffing restriction #2, which the
 end of phase one reveals): such a sequence, and all that extend it, are left
 out.
 
-Each child is a copy (:func:`copy_state`, :meth:`State.clone` made faster) of its parent with one action applied;
-at the last depth the children are only counted (``len`` of the legal list),
-unless an action there could still reveal a broken restriction #2.
+Each child is a copy of its parent (:func:`copy_state`: :meth:`State.clone`
+made faster) with one action applied; at the last depth the children are only
+counted (``len`` of the legal list), unless an action there could still reveal
+a broken restriction #2.
 """
 
 from __future__ import annotations
