@@ -34,6 +34,7 @@ from adjudicator import bulk, export, legal, render
 from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
 from adjudicator.adjudicate import adjudicate, adjudicate_session
+from adjudicator.cli_conformance import register as register_conformance
 from adjudicator.record import Game, RecordError, Session, json_schema
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
@@ -727,3 +728,6 @@ def simulate_command(
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
                 (folder / name).write_text(text, encoding="utf-8")
             advance()
+
+
+register_conformance(main)  # vectors, perft, conform: the conformance kit
