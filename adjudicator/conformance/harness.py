@@ -43,6 +43,10 @@ from adjudicator.record import Game, RecordError
 TIMEOUT = 10.0
 """Seconds an engine may take over one position (``--timeout``)."""
 
+STARTUP = 10.0
+"""Seconds a (re)started engine gets for its first answer on top of the timeout: loading
+a program is no answer to a position."""
+
 GIVE_UP_AFTER = 3
 """Positions failed in a row (no answer, exits) after which the run stops."""
 
@@ -217,8 +221,10 @@ class Engine:
 
     def ask(self, question: str) -> str:
         """Send one line, return the answer line; raise :class:`NoAnswer` on failure."""
+        grace = 0.0
         if self.proc is None:
             self.proc = self._start()
+            grace = STARTUP
         proc = self.proc
         assert proc.stdin is not None and proc.stdout is not None
         try:
@@ -226,7 +232,7 @@ class Engine:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise NoAnswer(self._died()) from None
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + self.timeout + grace
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)

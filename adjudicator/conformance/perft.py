@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.engine.state import State
+from adjudicator.engine.state import PHASE_ONE, State
 
 Generator = Callable[[State], list[Action]]
 """``engine.legal_actions`` or ``engine.legal_by_check``."""
@@ -66,8 +66,13 @@ copy_state: Callable[[State], State] = _namespace["copy_state"]  # type: ignore[
 
 
 def _may_turn_late(state: State) -> bool:
-    """Whether one more action could reveal a sluff that broke restriction #2."""
-    return state.options.sluff_final and bool(state.risky or state.taken_risky)
+    """Whether one more action could reveal a sluff that broke restriction #2 (only the end
+    of phase one does, and only with such a sluff on record)."""
+    return (
+        state.options.sluff_final
+        and state.phase == PHASE_ONE
+        and bool(state.risky or state.taken_risky)
+    )
 
 
 def _child(state: State, action: Action) -> State | None:

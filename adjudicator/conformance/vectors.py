@@ -40,7 +40,7 @@ REFUSED_MAX = 6
 """Near misses listed per position: the first refused by each rule, up to this many."""
 
 SESSION_EVERY = 4
-"""Every fourth game of a run is the second game of a two-game session."""
+"""Games 1, 5, 9, ... of a run are the second game of a two-game session."""
 
 PHASES = ("phase one", "intermission", "deal", "phase two")
 """What a vector's ``phase`` may say (besides ``next game``, given in ``game``)."""
@@ -307,13 +307,13 @@ def _next_game(
 def _one_run(
     variant: str, players: int, seed: int, index: int, hidden: float
 ) -> Iterator[dict[str, Any]]:
-    """The vector lines of game ``index`` of a run (the second game of a session, every
-    :data:`SESSION_EVERY`-th game)."""
+    """The vector lines of game ``index`` of a run (the second game of a session for every
+    :data:`SESSION_EVERY`-th game from game 1)."""
     rng = game_rng(seed, index)
     label = f"{variant}-{players}p-s{seed}-g{index}"
     names = NAMES[:players]
     pick_seed = f"vectors/{seed}/{index}"
-    if index % SESSION_EVERY == SESSION_EVERY - 1:
+    if index % SESSION_EVERY == 1:
         first_dict, first = random_game(variant, players, rng)
         sampler = _Sampler(label, 1, names, pick_seed)
         following = _next_game(variant, rng, first, first_dict, sampler)
