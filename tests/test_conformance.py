@@ -271,7 +271,12 @@ def test_copy_state_is_clone() -> None:
         state = legal.position(_game_of(record.load(row["record"]))).state
         fast, slow = perft.copy_state(state), state.clone()
         for name in type(state).__slots__:
-            assert getattr(fast, name) == getattr(slow, name), name
+            mine, theirs = getattr(fast, name), getattr(slow, name)
+            assert mine == theirs, name
+            if isinstance(mine, list):
+                assert mine is not getattr(state, name), name
+                for inner, original in zip(mine, getattr(state, name), strict=True):
+                    assert not isinstance(inner, list) or inner is not original, name
         fast.hands[0].append(99)
         fast.stock.append(99)
         assert 99 not in state.hands[0] and 99 not in state.stock
