@@ -163,10 +163,10 @@ def conform_command(command: str, vectors_file: str, timeout: float, out: str | 
     no difference; 1 some difference or engine failure; 2 bad input.
     """
     try:
-        positions = [
+        positions = (
             harness.load_position(row, number, vectors_file)
             for number, row in harness.read_vectors(vectors_file)
-        ]
+        )  # streamed: a long file is never held whole
         report = harness.run(command, positions, timeout)
     except harness.HarnessError as exc:
         _fail(str(exc))

@@ -173,6 +173,10 @@ def _near_misses(state: State, allowed: set[Action]) -> Iterator[Action]:
                 break
     if "take" in acts:
         yield Action(player, "take")
+    if "exchange" in acts and hand:
+        yield Action(player, "exchange", (hand[-1],))  # not the two of trumps, or not now
+    if "set_aside" in acts and len(hand) >= 3:
+        yield Action(player, "set_aside", tuple(hand[:3]))  # not three trumps, or not now
     if len(hand) >= 2 and hand[0] % 13 != hand[1] % 13:
         yield Action(player, "play", (hand[0], hand[1]))  # two cards of different ranks
 
