@@ -156,6 +156,21 @@ def test_conform_faithful_engine_agrees(tmp_path: Path, variant: str) -> None:
     assert report.clean, list(harness.render(report))
 
 
+@pytest.mark.parametrize("variant", ["goat", "helmfrid"])
+def test_conform_with_hidden_cards(tmp_path: Path, variant: str) -> None:
+    """Positions with unknown cards: the faithful engine agrees, also when it lists what
+    would be legal with an unseen card; dropping picks is still found."""
+    path = tmp_path / "hidden.jsonl"
+    path.write_text("".join(lines(variant, 0.4, 60)), encoding="utf-8")
+    positions = _positions(path)
+    assert any(p.state.hidden_anywhere() for p in positions)
+    assert any(engine.unseen_actions(p.state) for p in positions)  # --with-unseen adds some
+    assert harness.run(ADAPTER, positions, timeout=30).clean
+    assert harness.run(f"{ADAPTER} --with-unseen", positions, timeout=30).clean
+    broken = harness.run(f"{ADAPTER} --break drop-picks", positions, timeout=30)
+    assert list(broken.groups()) == [("too strict", "pick")]
+
+
 def test_conform_engine_that_drops_picks_is_too_strict(tmp_path: Path) -> None:
     path = _vector_file(tmp_path, "pagat")
     out = tmp_path / "out"
