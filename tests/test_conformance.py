@@ -308,3 +308,17 @@ def test_perft_command(tmp_path: Path) -> None:
     far = runner.invoke(main, ["perft", game, "--at", "999", "--depth", "2"])
     assert far.exit_code == 2
     assert far.output.strip() == "--at 999: the record has positions 0-128"
+
+
+def test_perft_on_a_game_of_a_session() -> None:
+    path = ROOT / "sample_games" / "goat_session_3_games.json"
+    session = record.load(str(path))
+    assert not isinstance(session, Game)
+    state = legal.position(session.games[1], 0).state
+    counts = perft.perft(state, 2)
+    result = CliRunner().invoke(
+        main, ["perft", str(path), "--game", "1", "--at", "0", "--depth", "2"]
+    )
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [f"depth {d}: {c}" for d, c in enumerate(counts, 1)]
+    assert counts[0] > 0
