@@ -43,7 +43,7 @@ SESSION_EVERY = 4
 """Games 1, 5, 9, ... of a run are the second game of a two-game session."""
 
 PHASES = ("phase one", "intermission", "deal", "phase two")
-"""What a vector's ``phase`` may say (besides ``next game``, given in ``game``)."""
+"""What a vector's ``phase`` may say (the next game of a session is told by ``game``)."""
 
 
 @dataclass
@@ -81,7 +81,7 @@ def phase_of(state: State, intermission: bool) -> str:
 
 
 def sort_key(form: legal.Form) -> str:
-    """Record forms in one order: strings and deals alike by their JSON text."""
+    """Record forms in one order: a string by its text, a deal by its JSON text."""
     return form if isinstance(form, str) else legal.show(form)
 
 
