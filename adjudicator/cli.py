@@ -39,6 +39,7 @@ from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
 from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
+from adjudicator.cli_conformance import register as register_conformance
 from adjudicator.record import Game, RecordError, Session, json_schema
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
@@ -960,3 +961,6 @@ def simulate_command(
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
                 (folder / name).write_text(text, encoding="utf-8")
             advance()
+
+
+register_conformance(main)  # vectors, perft, conform: the conformance kit
