@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adjudicator import bulk, legal
+from adjudicator import bulk, legal, render
 from adjudicator.adjudicate import Report, Step, adjudicate, adjudicate_session
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
@@ -163,6 +163,7 @@ def rule(rule_id: str) -> dict[str, Any] | None:
         "sources": [
             {
                 "cite": str(c),
+                "text": catalog.SOURCES[c.source].cite,
                 "title": catalog.SOURCES[c.source].title,
                 "section": c.section,
                 "address": catalog.SOURCES[c.source].address,
@@ -202,10 +203,13 @@ def note(v: Violation) -> dict[str, Any]:
 
 
 def _step(s: Step, viewer: str | None) -> dict[str, Any]:
+    words = s.words
+    if s.violation is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
+        words = render.attempt(s.words, s.violation.player or "", s.action)
     return {
         "index": s.index,
         "action": legal.form_of_text(s.action),
-        "words": s.words,
+        "words": words,
         "events": list(s.events),
         "notes": [note(n) for n in s.notes],
         "violation": violation(s.violation, viewer) if s.violation is not None else None,
@@ -239,7 +243,8 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
     nxt = None
-    if not report.violations and not report.stopped:
+    stuck = any(v.index is not None for v in report.violations)  # a claim alone stops nothing
+    if not stuck and not report.stopped:
         where = legal.position(game)
         nxt = where.as_json()
         if viewer is not None:

@@ -66,6 +66,9 @@ function showError(message) {
 
 function screen(name) {
   for (const id of ["new", "open", "table"]) $(`screen-${id}`).hidden = id !== name;
+  // the pack grid names every card: it exists only while a position is being written
+  if (name === "new") drawPack();
+  else $("pack").replaceChildren();
 }
 
 // --- the API --------------------------------------------------------------------------
@@ -120,6 +123,16 @@ async function decodeRecord(code) {
 
 // --- drawing the table ---------------------------------------------------------------
 
+function violationOf(step) {
+  // the step's own refusal, or a rule found broken there only later (the last trick's sluff)
+  if (!step) return null;
+  return step.violation || page.result.check.violations.find((v) => v.index === step.index) || null;
+}
+
+function firstBad() {
+  return page.result.steps.findIndex((s) => violationOf(s));
+}
+
 function tableAt(pos) {
   const r = page.result;
   return pos === 0 ? r.start : r.steps[pos - 1].table;
@@ -162,13 +175,18 @@ function drawTable(t) {
 }
 
 function sourcesEl(where) {
+  // each citation (title and section), then each text's public address once
   const list = el("ul", { class: "sources" });
   if (!where) return list;
+  const addresses = new Map();
   for (const s of where.sources) {
-    const item = el("li", { text: `${s.cite} — ${s.title}` });
-    if (/^https?:\/\//.test(s.address)) {
-      item.append(" · ", el("a", { href: s.address, rel: "noreferrer", text: s.address }));
-    } else item.append(` · ${s.address}`);
+    list.append(el("li", { text: s.cite }));
+    addresses.set(s.address, `${s.text}, '${s.title}'`);
+  }
+  for (const [address, title] of addresses) {
+    const item = el("li", { class: "dim", text: `${title}: ` });
+    if (/^https:\/\//.test(address)) item.append(el("a", { href: address, rel: "noreferrer", text: address }));
+    else item.append(address);
     list.append(item);
   }
   return list;
@@ -180,7 +198,7 @@ function drawRuling() {
   const r = page.result;
   const check = r.check;
   const step = page.pos > 0 ? r.steps[page.pos - 1] : null;
-  const v = step && step.violation;
+  const v = violationOf(step);
   const verdict = el("p", { class: `verdict ${check.status}` });
   verdict.append(el("strong", { text: check.status === "illegal" ? "✗ illegal" : "✓ legal" }));
   let said = ` · ${check.variant}, ${check.applied} of ${check.actions} actions applied`;
@@ -197,7 +215,7 @@ function drawRuling() {
     card.append(el("p", { class: "hint", text: v.legal.length ? "Legal instead:" : "Nothing else was legal with known cards." }), alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: `and ${v.legal_hidden} more with cards hidden from ${page.viewer}` }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: `and ${v.with_unseen} more with a card nobody has seen` }));
-    if (!EMBEDDED && page.pos === r.steps.length) {
+    if (!EMBEDDED && step.violation && page.pos === r.steps.length) {
       const choices = el("div", { class: "buttons" });
       choices.append(el("button", { type: "button", text: "Take it back", onclick: takeBack }));
       choices.append(el("button", { type: "button", text: "Let it stand", onclick: letItStand }));
@@ -230,7 +248,9 @@ function drawMoves() {
   const legal = $("legal");
   legal.replaceChildren();
   $("moves").hidden = Boolean(EMBEDDED);
+  $("else").hidden = !atEnd || !r.next;
   if (!atEnd) {
+    $("else-hand").replaceChildren();
     legal.append(el("button", { type: "button", text: "Play on from here", onclick: playFromHere }));
     return;
   }
@@ -274,10 +294,12 @@ function drawSteps() {
   const list = $("steps");
   list.replaceChildren();
   r.steps.forEach((s, i) => {
+    // one player's view lists only what has happened so far: later plays would show the hands
+    if (page.viewer && i >= page.pos) return;
     const item = el("li", { value: String(s.index) });
-    const words = s.violation ? `tries: ${formText(s.action)}` : s.words;
+    const words = s.words;
     const b = el("button", { type: "button", class: "step", text: `${s.index}. ${pretty(words)}`, onclick: () => go(i + 1) });
-    if (s.violation) b.classList.add("bad");
+    if (violationOf(s)) b.classList.add("bad");
     if (i + 1 === page.pos) b.setAttribute("aria-current", "step");
     item.append(b);
     if (s.events.length) item.append(el("span", { class: "events", text: ` → ${s.events.join("; ")}` }));
@@ -286,7 +308,7 @@ function drawSteps() {
   $("where").textContent = page.pos === 0 ? "At the start" : `After action ${page.pos - 1} of ${r.steps.length}`;
   $("first").disabled = $("back").disabled = page.pos === 0;
   $("forward").disabled = $("last").disabled = page.pos === r.steps.length;
-  $("to-violation").disabled = !r.steps.some((s) => s.violation);
+  $("to-violation").disabled = firstBad() < 0;
 }
 
 function draw() {
@@ -312,7 +334,7 @@ async function load(record, where = "end") {
   }
   page.record = record;
   const steps = page.result.steps;
-  const bad = steps.findIndex((s) => s.violation);
+  const bad = firstBad();
   page.pos = where === "violation" && bad >= 0 ? bad + 1 : where === "start" ? 0 : steps.length;
   const viewer = $("viewer");
   viewer.replaceChildren(el("option", { value: "", text: "everyone (all hands)" }),
@@ -521,7 +543,7 @@ function download() {
 // --- wiring ---------------------------------------------------------------------------------
 
 async function start() {
-  $("go-new").addEventListener("click", () => { showError(""); screen("new"); });
+  $("go-new").addEventListener("click", () => { showError(""); screen("new"); refreshForm(); });
   $("go-open").addEventListener("click", () => { showError(""); screen("open"); });
   for (const id of ["variant", "players"]) $(id).addEventListener("input", refreshForm);
   for (const radio of document.querySelectorAll("input[name=from]")) radio.addEventListener("change", refreshForm);
@@ -546,7 +568,7 @@ async function start() {
   $("back").addEventListener("click", () => go(page.pos - 1));
   $("forward").addEventListener("click", () => go(page.pos + 1));
   $("last").addEventListener("click", () => go(page.result.steps.length));
-  $("to-violation").addEventListener("click", () => go(page.result.steps.findIndex((s) => s.violation) + 1));
+  $("to-violation").addEventListener("click", () => go(firstBad() + 1));
   $("else-player").addEventListener("change", drawElseHand);
   $("else-go").addEventListener("click", () => {
     const cards = $("else-cards").value.trim().toUpperCase();
