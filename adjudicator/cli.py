@@ -418,7 +418,9 @@ def replay(
     for target, kind in ((svg, "svg"), (html, "html")):
         if target is not None:
             try:
-                export.write(target, kind, label, whole, at=at, viewer=viewer)
+                export.write(
+                    target, kind, label, whole, at=at, viewer=viewer, game=game, document=document
+                )
             except OSError as exc:
                 _mistake(f"--{kind}: cannot write {target}: {exc.strerror}")
     sys.exit(code)

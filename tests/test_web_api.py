@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from adjudicator.cli import main
 from adjudicator.web import app
-from adjudicator.web.app import Guard
+from adjudicator.web.server import Guard
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*.json"))
@@ -219,9 +219,19 @@ def test_pages_carry_a_csp_without_inline_scripts_and_docs_need_no_cdn() -> None
     )
 
 
-def test_the_command_line_does_not_import_the_web_stack() -> None:
+def test_the_command_line_does_not_import_the_web_stack(tmp_path: Path) -> None:
     code = (
         "import sys, adjudicator.cli; "
         "assert not {'fastapi', 'uvicorn', 'starlette'} & set(sys.modules), 'web stack loaded'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+    # replay --html writes the page without the web framework too
+    code = (
+        "import sys; from adjudicator.cli import main; "
+        f"sys.argv = ['adjudicator', 'replay', {str(SAMPLES[0])!r}, '--html', "
+        f"{str(tmp_path / 'r.html')!r}]; "
+        "import atexit; atexit.register(lambda: print('web' if 'fastapi' in sys.modules "
+        "else 'plain')); main()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip().endswith("plain"), done.stdout[-200:] + done.stderr[-500:]

@@ -67,7 +67,7 @@ def page(browser: Browser, size: str) -> Iterator[Page]:
         "request",
         lambda r: (
             None
-            if r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+            if r.url.startswith(("http://127.0.0.1", "data:", "blob:", "file:"))
             else outside.append(r.url)
         ),
     )
@@ -302,3 +302,27 @@ def test_dark_mode_keeps_red_and_black_suits_readable(browser: Browser, base: st
     assert colours["red"] == "rgb(255, 116, 116)" and colours["black"] == "rgb(242, 242, 242)"
     tab.screenshot(path=str(DOCS / "page-ruling-dark.png"), full_page=True)
     context.close()
+
+
+def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    target = tmp_path / "ruling.html"
+    source = str(SAMPLES / "illegal_phase2_act.json")
+    result = CliRunner().invoke(main, ["replay", source, "--html", str(target)])
+    assert result.exit_code == 1
+    report = adjudicate(
+        document_from_text((SAMPLES / "illegal_phase2_act.json").read_text()), steps=True
+    )
+    ready(page, target.as_uri())  # no server: the replay is in the file
+    v = report.violations[0]
+    assert f"rule {v.rule}" in page.locator("#ruling").inner_text()
+    assert page.locator("#where").inner_text() == f"After action {v.index} of {len(report.steps)}"
+    page.get_by_role("button", name="Start", exact=True).click()
+    assert page.locator("#where").inner_text() == "At the start"
+    page.get_by_role("button", name="Forward").click()
+    assert page.locator("#where").inner_text() == f"After action 0 of {len(report.steps)}"
+    assert page.locator("#moves").is_hidden()  # no engine at hand: nothing to play
+    layout_ok(page, "replay --html")

@@ -1,9 +1,20 @@
 """The table's page and the HTTP API: ``adjudicator.web:app`` is the ASGI application.
 
-Imported only by ``adjudicator serve`` (and any ASGI server), never by ``check``
-or ``replay``: the command line does not pay for the web stack.
+The app (and with it FastAPI) is imported on first use of ``app``, so that
+``replay --html``, which uses :mod:`adjudicator.web.calls` and the static
+files, does not load the web stack; ``check`` and ``replay`` never import it.
 """
 
-from adjudicator.web.app import app
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        from adjudicator.web.server import app
+
+        return app
+    raise AttributeError(f"module 'adjudicator.web' has no attribute {name!r}")

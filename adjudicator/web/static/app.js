@@ -336,9 +336,10 @@ async function load(record, where = "end") {
   const steps = page.result.steps;
   const bad = firstBad();
   page.pos = where === "violation" && bad >= 0 ? bad + 1 : where === "start" ? 0 : steps.length;
+  if (typeof where === "number") page.pos = steps.findIndex((s) => s.index === where) + 1 || steps.length;
   const viewer = $("viewer");
-  viewer.replaceChildren(el("option", { value: "", text: "everyone (all hands)" }),
-    ...page.result.players.map((n) => el("option", { value: n, text: n })));
+  const views = EMBEDDED ? Object.keys(JSON.parse(EMBEDDED.textContent).views) : ["", ...page.result.players];
+  viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || "everyone (all hands)" })));
   viewer.value = page.viewer;
   screen("table");
   draw();
@@ -582,7 +583,9 @@ async function start() {
   if (EMBEDDED) {
     const data = JSON.parse(EMBEDDED.textContent);
     for (const id of ["go-new", "go-open", "copy-link"]) $(id).hidden = true;
-    await load(data.record, "violation");
+    $("download").hidden = !data.record; // one player's view carries no record
+    page.viewer = data.viewer;
+    await load(data.record, data.at === null ? "violation" : data.at);
   } else {
     try {
       page.variants = await api("/api/variants");
