@@ -326,3 +326,36 @@ def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Pat
     assert page.locator("#where").inner_text() == f"After action 0 of {len(report.steps)}"
     assert page.locator("#moves").is_hidden()  # no engine at hand: nothing to play
     layout_ok(page, "replay --html")
+
+
+def test_the_kitchen_dispute_from_a_phase_one_position_with_unseen_cards(
+    page: Page, base: str
+) -> None:
+    """The README's second dispute: a phase-one position, ``??`` counts, an option."""
+    ready(page, base + "/")
+    page.select_option("#variant", "helmfrid")
+    page.fill("#players", "Anna Bo Cai")
+    page.fill("#options", '{"compulsory_ties": true}')
+    page.get_by_label("A position in phase one").check()
+    page.select_option("#leader", "Anna")
+    page.select_option("#target", "hand:Bo")
+    for card in ("KD", "7C"):
+        page.get_by_role("button", name=card, exact=True).click()
+    for target, unseen in (("hand:Anna", 3), ("hand:Bo", 1), ("hand:Cai", 3), ("stock", 10)):
+        page.select_option("#target", target)
+        page.fill("#unseen", str(unseen))
+    layout_ok(page, "phase-one position")
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_selector(".seat")
+    assert "+3 unseen" in page.locator(".seats").inner_text()
+    for player, cards in (("Anna", "KS"), ("Bo", "7C")):
+        if page.locator("#else").get_attribute("open") is None:
+            page.locator("#else summary").click()
+        page.select_option("#else-player", player)
+        page.fill("#else-cards", cards)
+        page.get_by_role("button", name="Enter this action").click()
+        page.wait_for_selector(f"#steps li >> nth={0 if player == 'Anna' else 1}")
+    page.wait_for_selector(".violation")
+    ruling = page.locator("#ruling").inner_text()
+    assert "rule phase1.tie.compulsory" in ruling
+    assert "Bo holds a king and must play it to make a tie (compulsory ties), not 7♣" in ruling

@@ -461,6 +461,14 @@ function withUnseen(key) {
 function newRecord() {
   const names = players();
   const record = { format: "skitgubbe-record/1", variant: $("variant").value, players: names };
+  const options = $("options").value.trim();
+  if (options) {
+    try {
+      record.options = JSON.parse(options);
+    } catch (err) {
+      throw new Error(`options: not JSON: ${err.message}`);
+    }
+  }
   const where = fromWhere();
   if (where === "deck") {
     record.dealer = $("dealer").value;
@@ -554,7 +562,17 @@ async function start() {
     drawPack();
   });
   $("shuffle").addEventListener("click", shuffle);
-  $("begin").addEventListener("click", () => { page.viewer = ""; load(newRecord()); });
+  $("begin").addEventListener("click", () => {
+    page.viewer = "";
+    let record;
+    try {
+      record = newRecord();
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    load(record);
+  });
   $("open").addEventListener("click", () => openText($("paste").value));
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
