@@ -235,3 +235,10 @@ def test_the_command_line_does_not_import_the_web_stack(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip().endswith("plain"), done.stdout[-200:] + done.stderr[-500:]
+
+
+def test_serve_listens_on_this_machine_only_unless_told() -> None:
+    serve = main.commands["serve"]
+    defaults = {p.name: p.default for p in serve.params}
+    assert defaults["host"] == "127.0.0.1"
+    assert defaults["max_body"] == 16 * 1024 * 1024

@@ -157,6 +157,12 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> N
     layout_ok(page, "ruling")
     shot(page, size, "page-ruling.png")
     assert float(page.evaluate("document.body.dataset.rulingMs")) > 0
+    # the downloaded record gets the same verdict from the command line
+    with page.expect_download() as caught:
+        page.get_by_role("button", name="Download").click()
+    saved = Path(caught.value.path()).read_text(encoding="utf-8")
+    (v,) = judge(document_from_text(saved)).as_json("-")["violations"]
+    assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back, and tap a legal alternative instead
     page.get_by_role("button", name="Take it back").click()
     page.wait_for_selector(".violation", state="detached")
@@ -359,3 +365,14 @@ def test_the_kitchen_dispute_from_a_phase_one_position_with_unseen_cards(
     ruling = page.locator("#ruling").inner_text()
     assert "rule phase1.tie.compulsory" in ruling
     assert "Bo holds a king and must play it to make a tie (compulsory ties), not 7♣" in ruling
+
+
+def test_an_undetermined_check_is_shown_as_such(page: Page, base: str) -> None:
+    record = sample("helmfrid_dispute_unknown.json")
+    ready(page, base + "/" + link(record))
+    expect(page.locator(".undetermined")).to_have_count(1)
+    note = page.locator(".undetermined").inner_text()
+    assert "? undetermined at action 1" in note and "phase1.tie.compulsory" in note
+    assert "Whether Bo holds a king" in note
+    assert "✓ legal" in page.locator("#ruling").inner_text()
+    layout_ok(page, "undetermined")
