@@ -51,7 +51,10 @@ def test_check_gives_what_the_cli_gives_for_every_sample(path: Path) -> None:
     assert answer.json() == expected
 
 
-@pytest.mark.parametrize("path", SAMPLES[::7], ids=lambda p: p.name)
+SESSIONS = [p for p in SAMPLES if '"skitgubbe-session/1"' in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("path", SAMPLES[::7] + SESSIONS, ids=lambda p: p.name)
 def test_legal_gives_what_the_cli_gives(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["legal", "--json", "-"], input=text)

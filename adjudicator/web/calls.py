@@ -64,7 +64,12 @@ def check_raw_line(raw: bytes, number: int, label: str = STDIN_LABEL) -> dict[st
 def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict[str, Any]:
     """What ``legal --json`` prints for a record at position ``at`` (default: the end)."""
     document = _document(text)
-    if isinstance(document, Session):
+    if isinstance(document, Session):  # the last game, as 'legal' without --game
+        try:
+            adjudicate_session(document)  # a game's first leader may follow from the last
+        except RecordError as exc:
+            raise BadInput(str(exc)) from None
+        label = f"{label} game {len(document.games) - 1}"
         document = document.games[-1]
     game = document
     if at is not None and not 0 <= at <= len(game.actions):
