@@ -347,7 +347,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     type=click.Path(dir_okay=False, writable=True),
     default=None,
     metavar="OUT.html",
-    help="Also write the ruling as an HTML page.",
+    help="Also write the table's page as one file: the replay in it, steppable offline.",
 )
 @click.option(
     "--interactive",
@@ -376,9 +376,10 @@ def replay(
     closing lines are always the verdict on the whole record, and the exit
     status is the record's: 0 legal, 1 illegal, 2 invalid.
 
-    --svg and --html write the ruling to share: the table before the action
-    in question (the first illegal one, --step N, or else the last), that
-    action, and the verdict, in colour.
+    --svg writes the ruling to share: the table before the action in
+    question (the first illegal one, --step N, or else the last), that
+    action, and the verdict, in colour.  --html writes the table's page as
+    one file, the whole replay in it, opened at that action.
     """
     if at is not None and to is not None:
         _mistake(
