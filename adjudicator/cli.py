@@ -543,7 +543,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     type=click.Path(dir_okay=False, writable=True),
     default=None,
     metavar="OUT.html",
-    help="Also write the ruling as an HTML page.",
+    help="Also write the table's page as one file: the replay in it, steppable offline.",
 )
 @click.option(
     "--interactive",
@@ -574,9 +574,10 @@ def replay(
     closing lines are always the verdict on the whole record, and the exit
     status is the record's: 0 legal, 1 illegal, 2 invalid.
 
-    --svg and --html write the ruling to share: the table before the action
-    in question (the first illegal one, --step N, or else the last), that
-    action, and the verdict, in colour.
+    --svg writes the ruling to share: the table before the action in
+    question (the first illegal one, --step N, or else the last), that
+    action, and the verdict, in colour.  --html writes the table's page as
+    one file, the whole replay in it, opened at that action.
     """
     if at is not None and to is not None:
         _mistake(
@@ -621,7 +622,9 @@ def replay(
     for target, kind in ((svg, "svg"), (html, "html")):
         if target is not None:
             try:
-                export.write(target, kind, label, whole, at=at, viewer=viewer)
+                export.write(
+                    target, kind, label, whole, at=at, viewer=viewer, game=game, document=document
+                )
             except OSError as exc:
                 _mistake(f"--{kind}: cannot write {target}: {exc.strerror}")
     sys.exit(code)
@@ -961,6 +964,43 @@ def simulate_command(
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
                 (folder / name).write_text(text, encoding="utf-8")
             advance()
+
+
+# --- serve: the table's page and the HTTP API (the web stack is imported only here) ---------
+
+
+@main.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--max-body",
+    type=click.IntRange(min=1),
+    default=16 * 1024 * 1024,
+    show_default=True,
+    metavar="BYTES",
+    help="Largest request body; a bigger one is answered 413.",
+)
+def serve(host: str, port: int, max_body: int) -> None:
+    """Serve the table's page and the HTTP API (JSON; endpoints listed at /docs).
+
+    \b
+    The page settles a dispute by taps, replays a record and shares it as a
+    link.  Nothing is fetched from the internet.  It listens on 127.0.0.1
+    (this machine only) unless --host says otherwise.
+    """
+    import uvicorn
+
+    os.environ["ADJUDICATOR_MAX_BODY"] = str(max_body)
+    from adjudicator.web import app
+
+    where = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/"
+    _console(stderr=True).print(f"adjudicator: the table's page at {where}", highlight=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 register_conformance(main)  # vectors, perft, conform: the conformance kit

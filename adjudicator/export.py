@@ -1,15 +1,25 @@
-"""A ruling to share: the action in question as an SVG image or an HTML page.
+"""A ruling to share: the table's page as one self-contained HTML file, or an SVG image.
 
-The ruling is drawn with the same rich renderables as ``replay``, on a
-recording console of fixed width and fixed colours, then exported with
-rich's ``export_svg`` / ``export_html``.  Nothing in it depends on the
-terminal, the clock or the machine, so the same record gives the same file.
+``--html`` writes the same page ``adjudicator serve`` shows, with its style,
+its script and the record's replay embedded, so it steps forward and back
+offline (the rulings were made here, by the engine: the page decides
+nothing).  With ``--as`` only that player's view is embedded, and not the
+record: the file holds no other hand.  ``--svg`` draws one ruling with the same rich
+renderables as ``replay``, on a recording console of fixed width and
+colours, without the remote fonts rich's export names.  Nothing depends on
+the terminal, the clock or the machine: the same record gives the same file.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
+import json
+import re
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.panel import Panel
@@ -18,30 +28,10 @@ from rich.text import Text
 
 from adjudicator import render
 from adjudicator.adjudicate import Report
+from adjudicator.record import Game, Record, Session, canonical
 
 WIDTH = 100
 """Columns of the exported picture."""
-
-HTML_FORMAT = """\
-<!DOCTYPE html>
-<html>
-<head>
-<meta charset="UTF-8">
-<title>{title}</title>
-<style>
-{{stylesheet}}
-body {{{{
-    color: {{foreground}};
-    background-color: {{background}};
-}}}}
-</style>
-</head>
-<body>
-<pre style="font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace">\
-<code style="font-family:inherit">{{code}}</code></pre>
-</body>
-</html>
-"""
 
 
 def focus(report: Report, at: int | None = None) -> int | None:
@@ -112,23 +102,109 @@ def draw(parts: list[RenderableType]) -> Console:
     return console
 
 
+FONTS = "font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace"
+"""The machine's own monospace fonts, in place of rich's Fira Code from a CDN."""
+REMOTE_FONTS = re.compile(r"@font-face\s*\{[^}]*\}\s*", re.S)
+
+
 def svg(label: str, report: Report, at: int | None = None, viewer: str | None = None) -> str:
-    """The ruling as an SVG document."""
-    return draw(ruling(label, report, at, viewer)).export_svg(
+    """The ruling as an SVG document, in the machine's monospace font (nothing remote)."""
+    text = draw(ruling(label, report, at, viewer)).export_svg(
         title=f"adjudicator · {label}", theme=SVG_EXPORT_THEME
     )
+    text = REMOTE_FONTS.sub("", text)
+    return text.replace("font-family: Fira Code, monospace", FONTS)
 
 
-def html(label: str, report: Report, at: int | None = None, viewer: str | None = None) -> str:
-    """The ruling as a standalone HTML page."""
+def record_of(game: Game, document: Game | Session | None = None) -> dict[str, Any]:
+    """The record a game was read from, in canonical form; a session's game as a record."""
+    if isinstance(game.record, Record):
+        return canonical(game.record)
+    if not isinstance(document, Session) or document.record is None:
+        raise ValueError("the game's record is not at hand")
+    session = document.record
+    number = document.games.index(game)
+    data: dict[str, Any] = {
+        "format": "skitgubbe-record/1",
+        "variant": session.variant,
+        "options": session.options,
+        "players": list(session.players),
+        **session.games[number].model_dump(mode="json", exclude_none=True, warnings=False),
+    }
+    if game.first_leader is not None and game.start is None:
+        data["first_leader"] = game.players[game.first_leader]  # the previous game's loser
+    return data
+
+
+def _script_safe(value: Any) -> str:
+    """JSON that cannot end the <script> element holding it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def html(
+    label: str,
+    report: Report,
+    at: int | None = None,
+    viewer: str | None = None,
+    game: Game | None = None,
+    document: Game | Session | None = None,
+) -> str:
+    """The table's page as one file: the record's replay embedded, steppable offline.
+
+    ``game`` is the game replayed (its record is embedded; ``document`` the
+    session it belongs to, if any); ``viewer`` embeds
+    only that player's view; ``at`` opens the page at that action (else at the
+    first violation).
+    """
+    from adjudicator.web import calls  # the page's own calls; imports no web framework
+
+    if game is None:
+        raise ValueError("the HTML page needs the game to embed its record")
+    record = record_of(game, document)
+    text = json.dumps(record, ensure_ascii=False)
+    names = [viewer] if viewer is not None else ["", *game.players]
+    views = {name: calls.replay(text, name or None, label) for name in names}
+    # One player's view holds no record: the record names every hand.
+    data = {
+        "label": label,
+        "record": record if viewer is None else None,
+        "views": views,
+        "viewer": viewer or "",
+        "at": at,
+    }
+    static = resources.files("adjudicator.web") / "static"
+    page = (static / "index.html").read_text(encoding="utf-8")
+    style = (static / "style.css").read_text(encoding="utf-8")
+    script = (static / "app.js").read_text(encoding="utf-8")
+    assert "</script" not in script.lower() and "</style" not in style.lower()
+    policy = (
+        "default-src 'none'; img-src data:; "
+        f"style-src 'sha256-{_sha256(style)}'; script-src 'sha256-{_sha256(script)}'"
+    )
     from html import escape
 
-    return draw(ruling(label, report, at, viewer)).export_html(
-        theme=SVG_EXPORT_THEME,
-        code_format=HTML_FORMAT.format(
-            title=escape(f"adjudicator · {label}").replace("{", "{{").replace("}", "}}")
-        ),
+    page = page.replace(
+        '<meta charset="utf-8">',
+        f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="{policy}">',
     )
+    page = page.replace(
+        "<title>Skitgubbe adjudicator</title>",
+        f"<title>{escape(f'adjudicator · {label}')}</title>",
+    )
+    page = page.replace(
+        '<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>"
+    )
+    page = page.replace(
+        '<script type="module" src="/static/app.js"></script>',
+        f'<script type="application/json" id="embedded">{_script_safe(data)}</script>\n'
+        f'<script type="module">{script}</script>',
+    )
+    return page
 
 
 def write(
@@ -138,7 +214,12 @@ def write(
     report: Report,
     at: int | None = None,
     viewer: str | None = None,
+    game: Game | None = None,
+    document: Game | Session | None = None,
 ) -> None:
     """Write the ruling to ``target`` as ``kind`` ("svg" or "html"); OSError if it cannot."""
-    text = (svg if kind == "svg" else html)(label, report, at, viewer)
+    if kind == "svg":
+        text = svg(label, report, at, viewer)
+    else:
+        text = html(label, report, at, viewer, game, document)
     Path(target).write_text(text, encoding="utf-8")

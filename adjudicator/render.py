@@ -6,6 +6,7 @@ rich writes plain text, which is what the snapshot tests record.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from adjudicator import legal
 from adjudicator.adjudicate import Report, SessionReport, Step
-from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, sorted_hand
+from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record.notation import listed_form
@@ -131,13 +132,34 @@ def losers_text(names: Iterable[str], losers: list[int]) -> str:
     return f"{named[0] if named else 'nobody'} is the loser"
 
 
-def violation(v: Violation, what: str = "") -> RenderableType:
+def _shows_a_hand(form: legal.Form) -> bool:
+    """Whether an action names cards from a hand (a play, a sluff; any deal)."""
+    if isinstance(form, dict):
+        return True
+    return any(word.upper() in PARSE for word in form.split()[2:])
+
+
+def violation(v: Violation, what: str = "", viewer: str | None = None) -> RenderableType:
     """An illegal action in red: rule, reason, and what was legal instead.
 
     Actions are shown as they are written in a record, deals in object form,
     so that an alternative can be pasted back; ``what`` names what a deal
-    hands out ("the low cards"), for the line that sums up many deals.
+    hands out ("the low cards"), for the line that sums up many deals.  With
+    ``viewer`` (another player than the one who acted) the alternatives that
+    would show the actor's hand are counted, not listed.
     """
+    if viewer is not None and v.player is not None and v.player != viewer:
+        alternatives_all = legal.unique(v.alternatives)
+        kept = [f for f in alternatives_all if not _shows_a_hand(f)]
+        if len(kept) < len(alternatives_all):
+            hidden = len(alternatives_all) - len(kept)
+            out = Text()
+            out.append_text(violation(_with_alternatives(v, kept), what))  # type: ignore[arg-type]
+            out.append(
+                f"\n  and {hidden} more with {v.player}'s cards (hidden from {viewer})",
+                style="dim",
+            )
+            return out
     lines = Text()
     if v.index is not None:
         where = f"action {v.index}"
@@ -165,6 +187,11 @@ def violation(v: Violation, what: str = "") -> RenderableType:
                     style="dim",
                 )
     return lines
+
+
+def _with_alternatives(v: Violation, kept: list[legal.Form]) -> Violation:
+    """A copy of ``v`` listing only ``kept`` as legal instead."""
+    return dataclasses.replace(v, alternatives=list(kept))
 
 
 def alternatives(forms: list[legal.Form], what: str = "", label: str = "legal") -> Text:
@@ -229,7 +256,7 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
         player = s.violation.player or ""
         title.append(attempt(s.words, player, s.action), style="bold red")
         what = s.table.deal.what if s.table.deal is not None else ""
-        return Group(title, violation(s.violation, what), table(s.table, viewer))
+        return Group(title, violation(s.violation, what, viewer), table(s.table, viewer))
     title.append(s.words, style="bold")
     title.append(f"   ({legal.show(listed_form(s.action))})", style="dim")
     parts: list[RenderableType] = [title]
@@ -287,12 +314,12 @@ def undetermined(v: Violation) -> Text:
     return out
 
 
-def verdict(file: str, report: AnyReport) -> RenderableType:
-    """The readable verdict on one record (or session)."""
+def verdict(file: str, report: AnyReport, viewer: str | None = None) -> RenderableType:
+    """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`."""
     if isinstance(report, SessionReport):
         return session_verdict(file, report)
     parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v) for v in report.violations)
+    parts.extend(violation(v, viewer=viewer) for v in report.violations)
     parts.extend(undetermined(v) for v in report.undetermined)
     return Group(*parts)
 
@@ -371,7 +398,7 @@ def replay_parts(
         if first_bad is not None and first_bad > end:
             note += f"; the record is illegal at action {first_bad}"
         parts.append(Text(note + ". The verdict on the whole record:", style="dim"))
-    parts.append(verdict(label, report))
+    parts.append(verdict(label, report, viewer))
     return parts
 
 

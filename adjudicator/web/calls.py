@@ -1,0 +1,359 @@
+"""Every call the web edge makes into the library, as plain JSON-able dicts.
+
+The page and the HTTP API never reach into the engine themselves: they call
+these functions, which do what ``check --json``, ``legal --json``,
+``replay``, ``variants`` and ``explain`` do.  One module, so that the web edge
+can be re-pointed to a service layer by changing this file alone.
+
+Errors a person can act on are :class:`BadInput` with the CLI's one-line
+message; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adjudicator import bulk, legal, render
+from adjudicator.adjudicate import Report, Step, adjudicate, adjudicate_session
+from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
+from adjudicator.engine.state import OVER, PHASE_ONE, TableView
+from adjudicator.engine.violations import Violation
+from adjudicator.explain import allowed
+from adjudicator.record import Game, RecordError, Session
+from adjudicator.rules import catalog
+from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.presets import PRESETS, find_variant
+
+STDIN_LABEL = "-"
+"""The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
+
+
+class BadInput(Exception):
+    """Input a person can fix: one line, as the CLI prints it (HTTP 400/422)."""
+
+    def __init__(self, message: str, status: int = 422, body: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.body = body
+
+
+def _document(text: str) -> Game | Session:
+    """A record or session from its JSON text, or BadInput with the CLI's line."""
+    try:
+        return bulk.document_from_text(text)
+    except RecordError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def check_one(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
+    """The ``check --json`` object for one record's JSON text (``status: invalid`` too)."""
+    return bulk.check_source(bulk.Source(label, None, text)).as_json()
+
+
+def check_raw_line(raw: bytes, number: int, label: str = STDIN_LABEL) -> dict[str, Any]:
+    """The ``check --json`` object for line ``number`` (1-based) of JSON Lines, with ``line``."""
+    try:
+        source = bulk.Source(label, number, raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        source = bulk.Source(label, number, error=f"line {number} is not UTF-8 text")
+    return bulk.check_source(source).as_json()
+
+
+def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict[str, Any]:
+    """What ``legal --json`` prints for a record at position ``at`` (default: the end)."""
+    document = _document(text)
+    if isinstance(document, Session):  # the last game, as 'legal' without --game
+        try:
+            adjudicate_session(document)  # a game's first leader may follow from the last
+        except RecordError as exc:
+            raise BadInput(str(exc)) from None
+        label = f"{label} game {len(document.games) - 1}"
+        document = document.games[-1]
+    game = document
+    if at is not None and not 0 <= at <= len(game.actions):
+        raise BadInput(
+            f"at {at}: the record has positions 0-{len(game.actions)} "
+            f"(before each of its {len(game.actions)} actions, and after the last)",
+            400,
+        )
+    try:
+        where = legal.position(game, at)
+    except RecordError as exc:
+        raise BadInput(str(exc)) from None
+    except legal.Unreachable as exc:
+        v = exc.violation
+        raise BadInput(
+            f"{label}: action {v.index} is illegal, so the game never reached position "
+            f"{at if at is not None else len(game.actions)}; legal at {v.index} lists what "
+            "was legal there",
+            409,
+            {"violation": v.as_json()},
+        ) from None
+    return {"file": label, **where.as_json()}
+
+
+# --- the table, as the page draws it -------------------------------------------------
+
+
+def card(c: int) -> str:
+    """A card in record notation (``TH``, ``??``)."""
+    return card_code(c)
+
+
+def _cards(cs: Any) -> list[str]:
+    return [card_code(c) for c in cs]
+
+
+def table(view: TableView, viewer: str | None = None) -> dict[str, Any]:
+    """The table as JSON; with ``viewer`` the other hands are counts only, never cards."""
+    names = view.names
+    seats = []
+    for i, name in enumerate(names):
+        hand = view.hands[i]
+        hidden = view.hidden[i] if view.hidden else 0
+        seen = viewer is None or name == viewer
+        seats.append(
+            {
+                "name": name,
+                "count": len(hand) + hidden,
+                "cards": _cards(sorted_hand(hand, view.trump)) if seen else None,
+                "unseen": hidden if seen else len(hand) + hidden,
+                "pile": view.piles[i],
+                "stored": view.stored[i] if view.stored else 0,
+                "turn": view.turn == i,
+                "loser": view.phase == OVER and i in view.losers,
+            }
+        )
+    deal = None
+    if view.deal is not None:
+        deal = {"what": view.deal.what, "by": [names[p] for p in sorted(view.deal.shufflers)]}
+    indicator = None
+    if view.phase == PHASE_ONE:
+        if view.turned_up is not None:
+            indicator = f"turned-up trump {card_code(view.turned_up)}"
+        elif view.trump_card == "set_aside" and view.indicator_down:
+            indicator = "trump card set aside face down"
+        elif view.indicator_holder is not None and view.indicator_down:
+            indicator = f"trump indicator held face down by {names[view.indicator_holder]}"
+    return {
+        "phase": {PHASE_ONE: 1, OVER: 0}.get(view.phase, 2),
+        "seats": seats,
+        "stock": view.stock,
+        "trump": SUIT_LETTERS[view.trump] if view.trump is not None else None,
+        "indicator": indicator,
+        "turned_up": card_code(view.turned_up) if view.turned_up is not None else None,
+        "trick": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.trick],
+        "sluffs": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.sluffs],
+        "trick_target": view.trick_target,
+        "out_of_play": view.discard,
+        "reserve": view.reserve,
+        "deal": deal,
+        "losers": [names[p] for p in view.losers] if view.phase == OVER else [],
+    }
+
+
+def rule(rule_id: str) -> dict[str, Any] | None:
+    """Where a rule is written: what it checks and its sources (title, section, address)."""
+    entry = catalog.RULES.get(rule_id)
+    if entry is None:
+        return None
+    return {
+        "id": entry.id,
+        "checks": entry.checks.replace("`", ""),
+        "kind": entry.kind,
+        "options": list(entry.options),
+        "samples": list(entry.samples),
+        "sources": [
+            {
+                "cite": str(c),
+                "text": catalog.SOURCES[c.source].cite,
+                "title": catalog.SOURCES[c.source].title,
+                "section": c.section,
+                "address": catalog.SOURCES[c.source].address,
+            }
+            for c in entry.sources
+        ],
+    }
+
+
+def _mentions_hidden(form: legal.Form, viewer: str | None) -> bool:
+    """Whether an action names another player's cards, which ``viewer`` may not see."""
+    if viewer is None:
+        return False
+    if isinstance(form, dict):
+        return True  # a deal names who gets which card
+    words = form.split()
+    return words[0] != viewer and any(w.upper() in PARSE for w in words[2:])
+
+
+def violation(v: Violation, viewer: str | None = None) -> dict[str, Any]:
+    """A violation as ``check --json`` has it, plus its rule's sources; hidden for a viewer.
+
+    A one-player view never lists another player's legal cards: they would show the hand.
+    """
+    out = v.as_json()
+    if viewer is not None and v.player is not None and v.player != viewer:
+        kept = [f for f in v.alternatives if not _mentions_hidden(f, viewer)]
+        out["legal"] = kept
+        out["legal_hidden"] = len(legal.unique(v.alternatives)) - len(legal.unique(kept))
+    out["where"] = rule(v.rule)
+    return out
+
+
+def note(v: Violation) -> dict[str, Any]:
+    """A check that could not be made, with its rule's sources."""
+    return {**v.note_json(), "where": rule(v.rule)}
+
+
+def _step(s: Step, viewer: str | None) -> dict[str, Any]:
+    words = s.words
+    if s.violation is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
+        words = render.attempt(s.words, s.violation.player or "", s.action)
+    return {
+        "index": s.index,
+        "action": legal.form_of_text(s.action),
+        "words": words,
+        "events": list(s.events),
+        "notes": [note(n) for n in s.notes],
+        "violation": violation(s.violation, viewer) if s.violation is not None else None,
+        "table": table(s.table, viewer),
+    }
+
+
+def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> dict[str, Any]:
+    """Everything the page shows for a record: the verdict, every step, what may come next.
+
+    ``check`` is the ``check --json`` object; ``steps`` the table after each
+    action, as ``replay`` prints it (a refused action is the last step); ``next``
+    what ``legal --json`` lists after the last action (None past a violation or
+    when the game is over).  With ``viewer`` no other player's card appears.
+    """
+    document = _document(text)
+    if isinstance(document, Session):
+        raise BadInput(
+            f"{label} is a session of {len(document.games)} games: the page replays one game; "
+            "'adjudicator check' checks a session",
+            400,
+        )
+    game = document
+    if viewer is not None and viewer not in game.players:
+        raise BadInput(f"as {viewer}: not a player of the record ({', '.join(game.players)})", 400)
+    try:
+        report = adjudicate(game, steps=True)
+    except RecordError as exc:
+        raise BadInput(str(exc)) from None
+    verdict = report.as_json(label)
+    verdict["violations"] = [violation(v, viewer) for v in report.violations]
+    verdict["undetermined"] = [note(v) for v in report.undetermined]
+    nxt = None
+    stuck = any(v.index is not None for v in report.violations)  # a claim alone stops nothing
+    if not stuck and not report.stopped:
+        where = legal.position(game)
+        nxt = where.as_json()
+        if viewer is not None:
+            nxt["legal"] = [f for f in nxt["legal"] if not _mentions_hidden(f, viewer)]
+            nxt["with_unseen"] = []
+            nxt["with_unseen_undetermined"] = []
+    return {
+        "file": label,
+        "variant": report.variant,
+        "players": list(report.players),
+        "viewer": viewer,
+        "check": verdict,
+        "start": table(report.start, viewer) if report.start is not None else None,
+        "steps": [_step(s, viewer) for s in report.steps],
+        "next": nxt,
+    }
+
+
+def judge_text(text: str) -> Report:
+    """The report on one record's JSON text (for the HTML export)."""
+    document = _document(text)
+    if isinstance(document, Session):
+        return adjudicate_session(document)  # type: ignore[return-value]
+    return adjudicate(document)
+
+
+# --- variants and explanations --------------------------------------------------------
+
+
+def _needs(options: RuleOptions) -> dict[str, Any]:
+    """What a start position of this variant needs, for the page's form."""
+    return {
+        "decks": options.decks,
+        "trump_card": options.trump_card,
+        "min_players": options.min_players,
+        "max_players": options.max_players,
+    }
+
+
+def variants() -> list[dict[str, Any]]:
+    """Every preset: name, what it is, its source, player counts, what a start needs."""
+    return [
+        {"name": p.name, "title": p.title, "source": p.source, **_needs(p.options)}
+        for p in PRESETS.values()
+    ]
+
+
+def variant(name: str) -> dict[str, Any]:
+    """One preset in full: every option's value, allowed values, description, citation."""
+    try:
+        preset = find_variant(name)
+    except KeyError as exc:
+        raise BadInput(f"variant: {exc.args[0]}", 404) from None
+    values = preset.options.model_dump()
+    return {
+        "name": preset.name,
+        "title": preset.title,
+        "source": preset.source,
+        **_needs(preset.options),
+        "by_players": [
+            {"players": [low, high], "changes": changes}
+            for (low, high), changes in preset.by_players.items()
+        ],
+        "options": [
+            {
+                "name": option,
+                "value": values[option],
+                "allowed": allowed_values,
+                "description": description,
+                "cited": preset.cites.get(option),
+            }
+            for option, allowed_values, description in RuleOptions.describe()
+        ],
+    }
+
+
+def explain(topic: str) -> dict[str, Any]:
+    """A rule id or a rule option, as ``explain`` tells it."""
+    found = rule(topic)
+    if found is not None:
+        return {"topic": topic, "type": "rule", **found}
+    if topic in RuleOptions.model_fields:
+        field = RuleOptions.model_fields[topic]
+        return {
+            "topic": topic,
+            "type": "option",
+            "description": field.description or "",
+            "allowed": allowed(topic),
+            "default": field.default,
+            "variants": {p.name: getattr(p.options, topic) for p in PRESETS.values()},
+            "rules": [r.id for r in catalog.RULES.values() if topic in r.options],
+        }
+    raise BadInput(
+        f"explain: {topic!r} is neither a rule id nor a rule option "
+        "('/api/explain' topics: the rule ids of docs/rules.md and the options of /api/variants)",
+        404,
+    )
+
+
+def suits() -> dict[str, str]:
+    """Suit letters and symbols, for the page's pack grid."""
+    return dict(zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True))
+
+
+def dumps(value: Any) -> str:
+    """JSON text as the CLI writes it (UTF-8, not ASCII-escaped)."""
+    return json.dumps(value, ensure_ascii=False)
