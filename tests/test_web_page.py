@@ -281,7 +281,7 @@ def test_a_hostile_name_shows_as_text_and_runs_nothing(page: Page, base: str) ->
 def test_the_buttons_are_the_engines_legal_list_at_every_step(page: Page, base: str) -> None:
     record = sample("two_player_full.json")
     game = document_from_text(json.dumps(record))
-    played = [legal.form_of_text(a.text(game.players)) for a in game.actions]
+    played = [a.record_form(game.players) for a in game.actions]
     ready(page, base + "/" + link({**record, "actions": []}))
     for index, action in enumerate(played):
         expect(page.locator("#steps li")).to_have_count(index)

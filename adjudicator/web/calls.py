@@ -21,6 +21,7 @@ from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.explain import allowed
 from adjudicator.record import Game, RecordError, Session
+from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
@@ -65,12 +66,12 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
     """What ``legal --json`` prints for a record at position ``at`` (default: the end)."""
     document = _document(text)
     if isinstance(document, Session):  # the last game, as 'legal' without --game
-        try:
-            adjudicate_session(document)  # a game's first leader may follow from the last
+        try:  # a game's first leader may follow from the last: the games as played
+            played = adjudicate_session(document).played
         except RecordError as exc:
             raise BadInput(str(exc)) from None
         label = f"{label} game {len(document.games) - 1}"
-        document = document.games[-1]
+        document = played[-1]
     game = document
     if at is not None and not 0 <= at <= len(game.actions):
         raise BadInput(
@@ -213,7 +214,7 @@ def _step(s: Step, viewer: str | None) -> dict[str, Any]:
         words = render.attempt(s.words, s.violation.player or "", s.action)
     return {
         "index": s.index,
-        "action": legal.form_of_text(s.action),
+        "action": listed_form(s.action),
         "words": words,
         "events": list(s.events),
         "notes": [note(n) for n in s.notes],
