@@ -256,12 +256,16 @@ def candidates(state: State) -> list[Action]:
     return acts
 
 
-def generate(state: State) -> list[Action] | None:
-    """The legal actions, generated directly; None where :func:`check` must judge each one
-    (hidden cards, an unknown trump suit, the high-trump rules)."""
+def generate(state: State) -> list[Action]:
+    """The legal actions, generated directly by the same rules :func:`check` applies.
+
+    Only the hand's known cards are candidates (as in :func:`candidates`), so
+    hidden cards elsewhere change nothing but whether the highest trump is
+    certain, which a refusal under 'kill_only' does not depend on.  With the
+    trump suit unknown, a play of another suit than the top play's is
+    undetermined, so it is not listed.
+    """
     options = state.options
-    if options.high_trump != "none" or state.trump is None or state.hidden_anywhere():
-        return None
     p = state.turn
     assert p is not None
     trick = state.trick
@@ -270,11 +274,21 @@ def generate(state: State) -> list[Action] | None:
     plays = runs_in(state.hands[p], options.min_run)
     if options.sequences == "from_two":
         plays = [c for c in plays if len(c) == 1 or c[0] % 13 == 0]
-    if not trick:
-        return [Action(p, "play", c) for c in plays]
-    top = trick[-1][1]
-    out = [Action(p, "play", c) for c in plays if beats(c, top, state)]
-    out.append(Action(p, "pick"))
+    if trick:
+        top = trick[-1][1]
+        if state.trump is None:
+            above = top[-1]
+            plays = [c for c in plays if c[0] // 13 == above // 13 and c[0] > above]
+        else:
+            plays = [c for c in plays if beats(c, top, state)]
+    if options.high_trump == "kill_only" and plays:
+        # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        high, certain = high_trump(state)
+        if high is not None:
+            plays = [c for c in plays if high not in c or completes(state, c, high, certain)[0]]
+    out = [Action(p, "play", c) for c in plays]
+    if trick:
+        out.append(Action(p, "pick"))
     return out
 
 
