@@ -347,13 +347,13 @@ def _tie_problem(
                 "a tie, is unknown",
                 undetermined=True,
             )
-        how = "not dare" if played is None else f"not {cards_text(cards)}"
-        return Violation(
-            "phase1.tie.compulsory",
-            f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), "
-            f"{how}",
-        )
+        return Violation.later("phase1.tie.compulsory", _tie_words, name, r, played, cards)
     return None
+
+
+def _tie_words(name: str, r: int, played: int | None, cards: tuple[Card, ...]) -> str:
+    how = "not dare" if played is None else f"not {cards_text(cards)}"
+    return f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), {how}"
 
 
 def whose_turn(state: State) -> str:
@@ -592,11 +592,9 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
             )
         allowed = {rank1[c] for _, cards in state.trick for c in cards}
         allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        what = "ranks already in the trick"
     elif mode == "unlimited":
         allowed = {rank1[c] for _, cards in state.trick for c in cards}
         allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        what = "ranks already in the trick"
     elif mode == "own_rank":
         own = state.own_rank[p]
         if own is None:
@@ -605,7 +603,6 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
                 f"{names[p]} has not played to this trick, so has no rank to sluff",
             )
         allowed = {own}
-        what = f"the rank {names[p]} played ({rank_word(own)})"
     else:  # atlanta
         if not played:
             return Violation(
@@ -613,28 +610,50 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
                 f"{names[p]} has not played to this trick yet: a sluff comes after playing",
             )
         allowed = losing_ranks(state)
-        what = "ranks already played and not heading the trick"
     if mode in ("once", "atlanta") and state.sluffed[p]:
         return Violation("phase1.sluff.once", f"{names[p]} has already sluffed to this trick")
     wrong = [c for c in action.cards if rank1[c] not in allowed]
     if wrong:
-        shown = " ".join(rank_word(r) for r in sorted(allowed)) or "none"
-        return Violation(
+        return Violation.later(
             "phase1.sluff.rank",
-            f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})",
+            _sluff_rank_words,
+            tuple(wrong),
+            mode,
+            names[p],
+            state.own_rank[p],
+            tuple(sorted(allowed)),
         )
     if state.options.sluff_top_first and state.decided is None and state.round_plays:
         due = p in state.round[state.round_at :]
         top = max(r for _, r in state.round_plays)
         matching = [c for c in action.cards if rank1[c] == top]
         if due and matching:
-            return Violation(
-                "phase1.sluff.top",
-                f"{names[p]} has not played to this round yet, so may not sluff "
-                f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
-                "must be the play",
+            return Violation.later(
+                "phase1.sluff.top", _sluff_top_words, names[p], tuple(matching), top
             )
     return None
+
+
+def _sluff_rank_words(
+    wrong: tuple[Card, ...], mode: str, name: str, own: int | None, allowed: tuple[int, ...]
+) -> str:
+    if mode == "own_rank":
+        assert own is not None
+        what = f"the rank {name} played ({rank_word(own)})"
+    elif mode == "atlanta":
+        what = "ranks already played and not heading the trick"
+    else:
+        what = "ranks already in the trick"
+    shown = " ".join(rank_word(r) for r in allowed) or "none"
+    return f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})"
+
+
+def _sluff_top_words(name: str, matching: tuple[Card, ...], top: int) -> str:
+    return (
+        f"{name} has not played to this round yet, so may not sluff "
+        f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
+        "must be the play"
+    )
 
 
 # --- doing it ------------------------------------------------------------------------

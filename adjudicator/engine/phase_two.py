@@ -60,12 +60,18 @@ def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
 
 def why_not_beat(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> str:
     """Table language for a play that does not beat the top play."""
+    return _not_beaten(cards, top, state.trump, anti_trump_suit(state))
+
+
+def _not_beaten(
+    cards: tuple[Card, ...], top: tuple[Card, ...], trump: int | None, anti: int | None
+) -> str:
+    """:func:`why_not_beat` from the suits' powers alone (a violation's lazy words)."""
     top_suit = suit(top[-1])
-    trump = state.trump
     head = f"{card_list(cards)} does not beat {card_list(top)}: "
     if top_suit == trump:
         return head + f"only a higher {suit_name(top_suit)} beats a trump"
-    if top_suit == anti_trump_suit(state):
+    if top_suit == anti:
         return head + (
             f"{suit_name(top_suit, True)} are anti-trumps: only a higher "
             f"{suit_name(top_suit)} beats them"
@@ -86,17 +92,16 @@ def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
     if len(cards) == 1:
         return None
     min_run = state.options.min_run
-    shown = card_list(cards)
     if not min_run:
-        return f"a play in phase two is one card here, not {len(cards)} ({shown})"
+        return f"a play in phase two is one card here, not {len(cards)} ({card_list(cards)})"
     s = suit(cards[0])
     for a, b in pairwise(cards):
         if suit(b) != s or b != a + 1:
-            return f"{shown} is not a run: a run is consecutive cards of one suit"
+            return f"{card_list(cards)} is not a run: a run is consecutive cards of one suit"
     if len(cards) < min_run:
-        return f"{shown} is too short: a run here has at least {min_run} cards"
+        return f"{card_list(cards)} is too short: a run here has at least {min_run} cards"
     if state.options.sequences == "from_two" and rank(cards[0]) != 2:
-        return f"{shown} does not begin with a 2: only runs from the 2 may be played"
+        return f"{card_list(cards)} does not begin with a 2: only runs from the 2 may be played"
     return None
 
 
@@ -341,33 +346,27 @@ def check(state: State, action: Action) -> Violation | None:
             rule = "phase2.sequence" if state.options.min_run else "play.count"
             return Violation(rule, problem[0].upper() + problem[1:])
         if trick and state.forced:
-            return Violation(
-                "phase2.pick.forced",
-                f"After a pick every following player picks until the table is empty: "
-                f"{state.names[p]} must pick up {card_list(pick_cards(state, p))}",
+            return Violation.later(
+                "phase2.pick.forced", _forced_words, state.names[p], pick_cards(state, p)
             )
         if trick and not beats(cards, trick[-1][1], state):
-            return Violation("phase2.beat", why_not_beat(cards, trick[-1][1], state))
+            top = trick[-1][1]
+            return Violation.later(
+                "phase2.beat", _not_beaten, cards, top, state.trump, anti_trump_suit(state)
+            )
         if state.options.high_trump == "kill_only":
             high, certain = high_trump(state, cards)
             if high is not None and high in cards:
                 done, _ = completes(state, cards, high, certain)
                 if not done:
-                    shown = card_text(high)
-                    if not certain:
-                        return Violation(
-                            "phase2.high_trump",
-                            f"Whether {shown} is the highest trump left is unknown (a higher one "
-                            "may be hidden in a hand); the highest may only complete a trick",
-                            undetermined=True,
-                        )
-                    return Violation(
+                    return Violation.later(
                         "phase2.high_trump",
-                        f"{shown} is the highest trump left and may only complete a trick; "
-                        f"this would be play {len(trick) + 1} of {state.trick_target}"
-                        if trick
-                        else f"{shown} is the highest trump left and may only complete a "
-                        "trick, never lead one",
+                        _high_trump_words,
+                        high,
+                        certain,
+                        len(trick),
+                        state.trick_target,
+                        undetermined=not certain,
                     )
         if trick and state.trump is None and cards[0] // 13 != trick[-1][1][-1] // 13:
             return Violation(
@@ -399,6 +398,28 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "dare":
         return Violation("phase2.dare", "There is no stock in phase two: nobody dares")
     return None
+
+
+def _forced_words(name: str, take: tuple[Card, ...]) -> str:
+    return (
+        f"After a pick every following player picks until the table is empty: "
+        f"{name} must pick up {card_list(take)}"
+    )
+
+
+def _high_trump_words(high: Card, certain: bool, played: int, target: int) -> str:
+    shown = card_text(high)
+    if not certain:
+        return (
+            f"Whether {shown} is the highest trump left is unknown (a higher one "
+            "may be hidden in a hand); the highest may only complete a trick"
+        )
+    if played:
+        return (
+            f"{shown} is the highest trump left and may only complete a trick; "
+            f"this would be play {played + 1} of {target}"
+        )
+    return f"{shown} is the highest trump left and may only complete a trick, never lead one"
 
 
 def apply(state: State, action: Action) -> None:
