@@ -112,13 +112,16 @@ def runs_in(hand: list[Card], min_run: int) -> list[tuple[Card, ...]]:
     if not min_run:
         return plays
     start = 0
-    for i in range(1, len(cards) + 1):
-        if i < len(cards) and cards[i] == cards[i - 1] + 1 and cards[i] // 13 == cards[i - 1] // 13:
-            continue
-        segment = cards[start:i]
-        for a in range(len(segment)):
-            for b in range(a + min_run, len(segment) + 1):
-                plays.append(tuple(segment[a:b]))
+    count = len(cards)
+    for i in range(1, count + 1):
+        if i < count and cards[i] == cards[i - 1] + 1 and cards[i] % 13:
+            continue  # the next card of the same suit: the run goes on
+        if i - start >= min_run:
+            segment = tuple(cards[start:i])
+            size = len(segment)
+            for a in range(size - min_run + 1):
+                for b in range(a + min_run, size + 1):
+                    plays.append(segment[a:b])
         start = i
     return plays
 
