@@ -279,18 +279,25 @@ def generate(state: State) -> list[Action]:
     trick = state.trick
     if state.pending[p] or (trick and state.forced):
         return [Action(p, "pick")] if trick else []
-    plays = runs_in(state.hands[p], options.min_run)
+    hand = state.hands[p]
+    trump = state.trump
+    if trick:
+        # A play beats when its lowest card does (see beats), and every card of a run
+        # is above its lowest one: the runs that beat are the runs among the cards
+        # that beat.  With the trump suit unknown only the top play's suit is sure to.
+        above = trick[-1][1][-1]
+        on = above // 13  # the suit of the top play
+        trumps = trump is not None and on != trump and on != anti_trump_suit(state)
+        hand = [c for c in hand if (c // 13 == on and c > above) or (trumps and c // 13 == trump)]
+    plays = runs_in(hand, options.min_run)
     if options.sequences == "from_two":
         plays = [c for c in plays if len(c) == 1 or c[0] % 13 == 0]
-    if trick:
-        top = trick[-1][1]
-        if state.trump is None:
-            above = top[-1]
-            plays = [c for c in plays if c[0] // 13 == above // 13 and c[0] > above]
-        else:
-            plays = [c for c in plays if beats(c, top, state)]
-    if options.high_trump == "kill_only" and plays:
-        # The Goat treatise, variations IV: the highest trump may only complete a trick.
+    if (
+        options.high_trump == "kill_only"
+        and plays
+        and trump is not None
+        and any(c // 13 == trump for c in state.hands[p])
+    ):  # The Goat treatise, variations IV: the highest trump may only complete a trick.
         high, certain = high_trump(state)
         if high is not None:
             plays = [c for c in plays if high not in c or completes(state, c, high, certain)[0]]
