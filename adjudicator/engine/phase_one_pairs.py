@@ -183,9 +183,25 @@ def generate(state: State) -> list[Action] | None:
     )
     if led is not None and may_pick:
         out.append(Action(p, "pick"))
-    for action in any_time_candidates(state):
-        if check(state, action) is None:
-            out.append(action)
+    # Set-asides and exchanges, as _check_set_aside and _check_exchange allow them
+    # (no hand holds a hidden card here, so a hand's count is its known cards).
+    trump = state.trump
+    for player, held_cards in enumerate(state.hands):
+        if (
+            options.set_aside_trumps
+            and len(held_cards) == 3
+            and stock
+            and all(c // 13 == trump for c in held_cards)
+            and (options.decks > 1 or len(set(held_cards)) == 3)
+        ):
+            out.append(Action(player, "set_aside", tuple(sorted(held_cards))))
+        if (
+            options.exchange_two
+            and trump is not None
+            and trump * 13 in held_cards
+            and turned_up_lies(state)
+        ):
+            out.append(Action(player, "exchange", (trump * 13,)))
     return out
 
 
