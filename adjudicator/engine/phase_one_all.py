@@ -404,9 +404,11 @@ def candidates(state: State) -> list[Action]:
 
 
 def generate(state: State) -> list[Action] | None:
-    """The legal actions, generated directly; None where hidden cards need :func:`check`."""
+    """The legal actions, generated directly; None where hidden cards in a hand need
+    :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
+    the list (a dare must then name the card it turned)."""
     stock = state.stock
-    if state.hidden_anywhere() or (stock and stock[-1] == UNKNOWN):
+    if state.hidden_anywhere():
         return None
     options = state.options
     out: list[Action] = []
@@ -430,8 +432,8 @@ def generate(state: State) -> list[Action] | None:
                     for combo in sorted(set(combinations(cards, size))):
                         if decks > 1 or len(set(combo)) == size:
                             out.append(Action(player, "play", combo))
-            if must is None and can_dare(state):
-                out.append(Action(player, "dare"))
+            if must is None and can_dare(state) and stock[-1] != UNKNOWN:
+                out.append(Action(player, "dare"))  # an unknown top: the dare must name it
     if options.sluffing != "none" and state.trick:
         for sluffer in range(state.n):
             cards = sluffable(state, sluffer)
