@@ -428,6 +428,9 @@ def generate(state: State) -> list[Action] | None:
             most = options.hand_size if options.multi_card_plays else 1
             decks = options.decks
             for cards in by_rank.values():
+                if most == 1:  # each distinct card (sorted: copies lie side by side)
+                    out += [Action(player, "play", (c,)) for c in dict.fromkeys(cards)]
+                    continue
                 for size in range(1, min(most, len(cards)) + 1):
                     for combo in sorted(set(combinations(cards, size))):
                         if decks > 1 or len(set(combo)) == size:
@@ -435,23 +438,35 @@ def generate(state: State) -> list[Action] | None:
             if must is None and can_dare(state) and stock[-1] != UNKNOWN:
                 out.append(Action(player, "dare"))  # an unknown top: the dare must name it
     if options.sluffing != "none" and state.trick:
+        ranks_in = None
+        if options.sluffing in ("once", "unlimited"):
+            rank1 = state.rank1
+            ranks_in = {rank1[c] for _, cards in state.trick for c in cards}
+            ranks_in |= {rank1[c] for _, cards in state.sluffs for c in cards}
         for sluffer in range(state.n):
-            cards = sluffable(state, sluffer)
+            if not state.hands[sluffer]:
+                continue  # nothing to sluff
+            cards = sluffable(state, sluffer, ranks_in)
             for size in range(1, len(cards) + 1):
                 out.extend(Action(sluffer, "sluff", c) for c in combinations(cards, size))
     return out
 
 
-def sluffable(state: State, player: int) -> list[Card]:
+def sluffable(state: State, player: int, ranks_in: set[int] | None = None) -> list[Card]:
     """The distinct cards ``player`` may sluff now, each allowed on its own (the rules of a
-    sluff are card by card, so any set of them may go together)."""
+    sluff are card by card, so any set of them may go together).
+
+    ``ranks_in``: the ranks in the trick and its sluffs, when the caller has them."""
     mode = state.options.sluffing
     rank1 = state.rank1
     if mode == "once" or mode == "unlimited":
         if mode == "once" and (state.decided is None or state.sluffed[player]):
             return []
-        allowed = {rank1[c] for _, cards in state.trick for c in cards}
-        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        if ranks_in is None:
+            allowed = {rank1[c] for _, cards in state.trick for c in cards}
+            allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        else:
+            allowed = set(ranks_in)
         if (
             state.options.sluff_top_first
             and state.decided is None
