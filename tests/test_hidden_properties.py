@@ -11,7 +11,9 @@ suit it showed).  The full record and the hidden one describe the same game, so:
   the full replay), every known card is in exactly one place, and the copies
   nobody knows are exactly as many as the places holding unknown cards;
 - one wrong action is still caught, by the same rule, whenever the cards it
-  names are known and the rule it breaks does not read a hidden hand.
+  names are known and the rule it breaks does not read a hidden hand;
+- ``legal_actions`` lists exactly what ``check`` passes after every step, also
+  when the record does not say the trump suit (a hidden trump card, no ``trump``).
 
 Every preset is drawn, at every player count up to six (and the Goat's double
 deck at seven and eight).
@@ -24,7 +26,7 @@ from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import PROPERTY, unlisted
+from test_properties import PROPERTY, assert_generated_is_checked, unlisted
 
 from adjudicator import engine
 from adjudicator.adjudicate import adjudicate
@@ -157,3 +159,23 @@ def test_a_wrong_action_with_known_cards_is_still_caught(
         seen = engine.check(part, wrong)
         assert seen is not None and not seen.undetermined, (wrong, told, seen)
         assert seen.rule == told.rule, (wrong, told, seen)
+
+
+@PROPERTY
+@given(tables, seeds, shares, st.booleans())
+def test_legal_actions_and_check_agree_with_hidden_cards(
+    table: tuple[str, int], seed: int, share: float, forget_trump: bool
+) -> None:
+    variant, players = table
+    rng = random.Random(seed)
+    record, game = random_game(variant, players, rng)
+    hidden = hide(record, game, share, rng)
+    if forget_trump:
+        hidden.pop("trump", None)  # the trump card is hidden and nobody wrote its suit
+    state = engine.new_state(load_record(hidden))
+    for action in load_record(hidden).actions:
+        if state.stopped is not None or state.finished:
+            break
+        assert_generated_is_checked(state)
+        engine.apply(state, action)
+    assert_generated_is_checked(state)

@@ -5,7 +5,7 @@ failure shrinks to a small seed that ``adjudicator simulate --seed`` cannot
 reproduce directly but ``random_game(variant, players, Random(seed))`` can.
 Nothing here names a variant: every preset in PRESETS is played at every
 player count it allows (capped at six), so variants added later are covered
-the day they appear.
+the day they appear; and so is each larger table where a preset's options change.
 """
 
 from __future__ import annotations
@@ -37,8 +37,14 @@ TABLES = [
     for players in range(
         preset.options.min_players, min(preset.options.max_players, MAX_PLAYERS) + 1
     )
+] + [
+    (name, low)
+    for name, preset in sorted(PRESETS.items())
+    for low, _ in preset.by_players
+    if low > MAX_PLAYERS
 ]
-"""Every (variant, player count) the properties are drawn over."""
+"""Every (variant, player count) the properties are drawn over, and each larger table where a
+preset's options change (the Goat's two packs from seven players)."""
 
 RULE_ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)*$")
 PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

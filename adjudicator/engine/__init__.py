@@ -316,8 +316,6 @@ def _candidates(state: State) -> list[Action]:
 
 def _generate(state: State) -> list[Action] | None:
     """The legal actions generated directly by the phase's rules, or None (use ``check``)."""
-    if state.deal is not None:
-        return None
     module = _phase(state)
     if _closes_into_other_state(state, ANOTHER_ACT):
         ahead = _ahead(state)
@@ -325,7 +323,8 @@ def _generate(state: State) -> list[Action] | None:
         here = module.generate(state)
         if later is None or here is None:
             return None
-        return [a for a in here if a.act == "sluff"] + later
+        kept = "sluff" if state.deal is None else "deal"  # what leaves the window or deal open
+        return [a for a in here if a.act == kept] + later
     return module.generate(state)
 
 

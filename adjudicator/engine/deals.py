@@ -150,6 +150,20 @@ def candidates(state: State) -> list[Action]:
     return out
 
 
+def generate(state: State) -> list[Action]:
+    """The legal deals, generated directly: each candidate deals exactly the cards due, one
+    at a time round the receivers, by a shuffler who may shuffle them.
+
+    While hidden cards may be low cards too (``due.hidden``), a deal of only the
+    known ones is undetermined, so none is listed (:func:`check` says why).
+    """
+    due = state.deal
+    assert due is not None
+    if due.hidden:
+        return []
+    return candidates(state)
+
+
 def _give_up_low(state: State, due: DealDue, dealt: list[Card]) -> None:
     """Every hand gives up its low cards; unseen ones named by the deal came from hidden cards."""
     for hand in state.hands:

@@ -347,13 +347,13 @@ def _tie_problem(
                 "a tie, is unknown",
                 undetermined=True,
             )
-        how = "not dare" if played is None else f"not {cards_text(cards)}"
-        return Violation(
-            "phase1.tie.compulsory",
-            f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), "
-            f"{how}",
-        )
+        return Violation.later("phase1.tie.compulsory", _tie_words, name, r, played, cards)
     return None
+
+
+def _tie_words(name: str, r: int, played: int | None, cards: tuple[Card, ...]) -> str:
+    how = "not dare" if played is None else f"not {cards_text(cards)}"
+    return f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), {how}"
 
 
 def whose_turn(state: State) -> str:
@@ -404,9 +404,11 @@ def candidates(state: State) -> list[Action]:
 
 
 def generate(state: State) -> list[Action] | None:
-    """The legal actions, generated directly; None where hidden cards need :func:`check`."""
+    """The legal actions, generated directly; None where hidden cards in a hand need
+    :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
+    the list (a dare must then name the card it turned)."""
     stock = state.stock
-    if state.hidden_anywhere() or (stock and stock[-1] == UNKNOWN):
+    if state.hidden_anywhere():
         return None
     options = state.options
     out: list[Action] = []
@@ -426,30 +428,45 @@ def generate(state: State) -> list[Action] | None:
             most = options.hand_size if options.multi_card_plays else 1
             decks = options.decks
             for cards in by_rank.values():
+                if most == 1:  # each distinct card (sorted: copies lie side by side)
+                    out += [Action(player, "play", (c,)) for c in dict.fromkeys(cards)]
+                    continue
                 for size in range(1, min(most, len(cards)) + 1):
                     for combo in sorted(set(combinations(cards, size))):
                         if decks > 1 or len(set(combo)) == size:
                             out.append(Action(player, "play", combo))
-            if must is None and can_dare(state):
-                out.append(Action(player, "dare"))
+            if must is None and can_dare(state) and stock[-1] != UNKNOWN:
+                out.append(Action(player, "dare"))  # an unknown top: the dare must name it
     if options.sluffing != "none" and state.trick:
+        ranks_in = None
+        if options.sluffing in ("once", "unlimited"):
+            rank1 = state.rank1
+            ranks_in = {rank1[c] for _, cards in state.trick for c in cards}
+            ranks_in |= {rank1[c] for _, cards in state.sluffs for c in cards}
         for sluffer in range(state.n):
-            cards = sluffable(state, sluffer)
+            if not state.hands[sluffer]:
+                continue  # nothing to sluff
+            cards = sluffable(state, sluffer, ranks_in)
             for size in range(1, len(cards) + 1):
                 out.extend(Action(sluffer, "sluff", c) for c in combinations(cards, size))
     return out
 
 
-def sluffable(state: State, player: int) -> list[Card]:
+def sluffable(state: State, player: int, ranks_in: set[int] | None = None) -> list[Card]:
     """The distinct cards ``player`` may sluff now, each allowed on its own (the rules of a
-    sluff are card by card, so any set of them may go together)."""
+    sluff are card by card, so any set of them may go together).
+
+    ``ranks_in``: the ranks in the trick and its sluffs, when the caller has them."""
     mode = state.options.sluffing
     rank1 = state.rank1
     if mode == "once" or mode == "unlimited":
         if mode == "once" and (state.decided is None or state.sluffed[player]):
             return []
-        allowed = {rank1[c] for _, cards in state.trick for c in cards}
-        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        if ranks_in is None:
+            allowed = {rank1[c] for _, cards in state.trick for c in cards}
+            allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        else:
+            allowed = set(ranks_in)
         if (
             state.options.sluff_top_first
             and state.decided is None
@@ -592,11 +609,9 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
             )
         allowed = {rank1[c] for _, cards in state.trick for c in cards}
         allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        what = "ranks already in the trick"
     elif mode == "unlimited":
         allowed = {rank1[c] for _, cards in state.trick for c in cards}
         allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        what = "ranks already in the trick"
     elif mode == "own_rank":
         own = state.own_rank[p]
         if own is None:
@@ -605,7 +620,6 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
                 f"{names[p]} has not played to this trick, so has no rank to sluff",
             )
         allowed = {own}
-        what = f"the rank {names[p]} played ({rank_word(own)})"
     else:  # atlanta
         if not played:
             return Violation(
@@ -613,28 +627,50 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
                 f"{names[p]} has not played to this trick yet: a sluff comes after playing",
             )
         allowed = losing_ranks(state)
-        what = "ranks already played and not heading the trick"
     if mode in ("once", "atlanta") and state.sluffed[p]:
         return Violation("phase1.sluff.once", f"{names[p]} has already sluffed to this trick")
     wrong = [c for c in action.cards if rank1[c] not in allowed]
     if wrong:
-        shown = " ".join(rank_word(r) for r in sorted(allowed)) or "none"
-        return Violation(
+        return Violation.later(
             "phase1.sluff.rank",
-            f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})",
+            _sluff_rank_words,
+            tuple(wrong),
+            mode,
+            names[p],
+            state.own_rank[p],
+            tuple(sorted(allowed)),
         )
     if state.options.sluff_top_first and state.decided is None and state.round_plays:
         due = p in state.round[state.round_at :]
         top = max(r for _, r in state.round_plays)
         matching = [c for c in action.cards if rank1[c] == top]
         if due and matching:
-            return Violation(
-                "phase1.sluff.top",
-                f"{names[p]} has not played to this round yet, so may not sluff "
-                f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
-                "must be the play",
+            return Violation.later(
+                "phase1.sluff.top", _sluff_top_words, names[p], tuple(matching), top
             )
     return None
+
+
+def _sluff_rank_words(
+    wrong: tuple[Card, ...], mode: str, name: str, own: int | None, allowed: tuple[int, ...]
+) -> str:
+    if mode == "own_rank":
+        assert own is not None
+        what = f"the rank {name} played ({rank_word(own)})"
+    elif mode == "atlanta":
+        what = "ranks already played and not heading the trick"
+    else:
+        what = "ranks already in the trick"
+    shown = " ".join(rank_word(r) for r in allowed) or "none"
+    return f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})"
+
+
+def _sluff_top_words(name: str, matching: tuple[Card, ...], top: int) -> str:
+    return (
+        f"{name} has not played to this round yet, so may not sluff "
+        f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
+        "must be the play"
+    )
 
 
 # --- doing it ------------------------------------------------------------------------

@@ -157,9 +157,11 @@ def any_time_candidates(state: State) -> list[Action]:
 
 
 def generate(state: State) -> list[Action] | None:
-    """The legal actions, generated directly; None where hidden cards need :func:`check`."""
+    """The legal actions, generated directly; None where hidden cards in a hand need
+    :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
+    the list (a dare must then name the card it turned)."""
     stock = state.stock
-    if state.hidden_anywhere() or (stock and stock[-1] == UNKNOWN):
+    if state.hidden_anywhere():
         return None
     options = state.options
     p = state.turn
@@ -176,16 +178,32 @@ def generate(state: State) -> list[Action] | None:
     ):  # cannot follow: trumps only
         plays = [c for c in plays if c[0] // 13 == state.trump]
     out = [Action(p, "play", c) for c in plays]
-    if can_dare(state):
-        out.append(Action(p, "dare"))
+    if can_dare(state) and stock[-1] != UNKNOWN:
+        out.append(Action(p, "dare"))  # an unknown top: the dare must name it
     may_pick = reply == "beat_or_pick" or (
         reply == "follow_or_pick" and all(c // 13 != (led or 0) // 13 for c in hand)
     )
     if led is not None and may_pick:
         out.append(Action(p, "pick"))
-    for action in any_time_candidates(state):
-        if check(state, action) is None:
-            out.append(action)
+    # Set-asides and exchanges, as _check_set_aside and _check_exchange allow them
+    # (no hand holds a hidden card here, so a hand's count is its known cards).
+    trump = state.trump
+    for player, held_cards in enumerate(state.hands):
+        if (
+            options.set_aside_trumps
+            and len(held_cards) == 3
+            and stock
+            and all(c // 13 == trump for c in held_cards)
+            and (options.decks > 1 or len(set(held_cards)) == 3)
+        ):
+            out.append(Action(player, "set_aside", tuple(sorted(held_cards))))
+        if (
+            options.exchange_two
+            and trump is not None
+            and trump * 13 in held_cards
+            and turned_up_lies(state)
+        ):
+            out.append(Action(player, "exchange", (trump * 13,)))
     return out
 
 

@@ -60,12 +60,18 @@ def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
 
 def why_not_beat(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> str:
     """Table language for a play that does not beat the top play."""
+    return _not_beaten(cards, top, state.trump, anti_trump_suit(state))
+
+
+def _not_beaten(
+    cards: tuple[Card, ...], top: tuple[Card, ...], trump: int | None, anti: int | None
+) -> str:
+    """:func:`why_not_beat` from the suits' powers alone (a violation's lazy words)."""
     top_suit = suit(top[-1])
-    trump = state.trump
     head = f"{card_list(cards)} does not beat {card_list(top)}: "
     if top_suit == trump:
         return head + f"only a higher {suit_name(top_suit)} beats a trump"
-    if top_suit == anti_trump_suit(state):
+    if top_suit == anti:
         return head + (
             f"{suit_name(top_suit, True)} are anti-trumps: only a higher "
             f"{suit_name(top_suit)} beats them"
@@ -86,17 +92,16 @@ def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
     if len(cards) == 1:
         return None
     min_run = state.options.min_run
-    shown = card_list(cards)
     if not min_run:
-        return f"a play in phase two is one card here, not {len(cards)} ({shown})"
+        return f"a play in phase two is one card here, not {len(cards)} ({card_list(cards)})"
     s = suit(cards[0])
     for a, b in pairwise(cards):
         if suit(b) != s or b != a + 1:
-            return f"{shown} is not a run: a run is consecutive cards of one suit"
+            return f"{card_list(cards)} is not a run: a run is consecutive cards of one suit"
     if len(cards) < min_run:
-        return f"{shown} is too short: a run here has at least {min_run} cards"
+        return f"{card_list(cards)} is too short: a run here has at least {min_run} cards"
     if state.options.sequences == "from_two" and rank(cards[0]) != 2:
-        return f"{shown} does not begin with a 2: only runs from the 2 may be played"
+        return f"{card_list(cards)} does not begin with a 2: only runs from the 2 may be played"
     return None
 
 
@@ -107,13 +112,16 @@ def runs_in(hand: list[Card], min_run: int) -> list[tuple[Card, ...]]:
     if not min_run:
         return plays
     start = 0
-    for i in range(1, len(cards) + 1):
-        if i < len(cards) and cards[i] == cards[i - 1] + 1 and cards[i] // 13 == cards[i - 1] // 13:
-            continue
-        segment = cards[start:i]
-        for a in range(len(segment)):
-            for b in range(a + min_run, len(segment) + 1):
-                plays.append(tuple(segment[a:b]))
+    count = len(cards)
+    for i in range(1, count + 1):
+        if i < count and cards[i] == cards[i - 1] + 1 and cards[i] % 13:
+            continue  # the next card of the same suit: the run goes on
+        if i - start >= min_run:
+            segment = tuple(cards[start:i])
+            size = len(segment)
+            for a in range(size - min_run + 1):
+                for b in range(a + min_run, size + 1):
+                    plays.append(segment[a:b])
         start = i
     return plays
 
@@ -256,25 +264,46 @@ def candidates(state: State) -> list[Action]:
     return acts
 
 
-def generate(state: State) -> list[Action] | None:
-    """The legal actions, generated directly; None where :func:`check` must judge each one
-    (hidden cards, an unknown trump suit, the high-trump rules)."""
+def generate(state: State) -> list[Action]:
+    """The legal actions, generated directly by the same rules :func:`check` applies.
+
+    Only the hand's known cards are candidates (as in :func:`candidates`), so
+    hidden cards elsewhere change nothing but whether the highest trump is
+    certain, which a refusal under 'kill_only' does not depend on.  With the
+    trump suit unknown, a play of another suit than the top play's is
+    undetermined, so it is not listed.
+    """
     options = state.options
-    if options.high_trump != "none" or state.trump is None or state.hidden_anywhere():
-        return None
     p = state.turn
     assert p is not None
     trick = state.trick
     if state.pending[p] or (trick and state.forced):
         return [Action(p, "pick")] if trick else []
-    plays = runs_in(state.hands[p], options.min_run)
+    hand = state.hands[p]
+    trump = state.trump
+    if trick:
+        # A play beats when its lowest card does (see beats), and every card of a run
+        # is above its lowest one: the runs that beat are the runs among the cards
+        # that beat.  With the trump suit unknown only the top play's suit is sure to.
+        above = trick[-1][1][-1]
+        on = above // 13  # the suit of the top play
+        trumps = trump is not None and on != trump and on != anti_trump_suit(state)
+        hand = [c for c in hand if (c // 13 == on and c > above) or (trumps and c // 13 == trump)]
+    plays = runs_in(hand, options.min_run)
     if options.sequences == "from_two":
         plays = [c for c in plays if len(c) == 1 or c[0] % 13 == 0]
-    if not trick:
-        return [Action(p, "play", c) for c in plays]
-    top = trick[-1][1]
-    out = [Action(p, "play", c) for c in plays if beats(c, top, state)]
-    out.append(Action(p, "pick"))
+    if (
+        options.high_trump == "kill_only"
+        and plays
+        and trump is not None
+        and any(c // 13 == trump for c in state.hands[p])
+    ):  # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        high, certain = high_trump(state)
+        if high is not None:
+            plays = [c for c in plays if high not in c or completes(state, c, high, certain)[0]]
+    out = [Action(p, "play", c) for c in plays]
+    if trick:
+        out.append(Action(p, "pick"))
     return out
 
 
@@ -327,33 +356,27 @@ def check(state: State, action: Action) -> Violation | None:
             rule = "phase2.sequence" if state.options.min_run else "play.count"
             return Violation(rule, problem[0].upper() + problem[1:])
         if trick and state.forced:
-            return Violation(
-                "phase2.pick.forced",
-                f"After a pick every following player picks until the table is empty: "
-                f"{state.names[p]} must pick up {card_list(pick_cards(state, p))}",
+            return Violation.later(
+                "phase2.pick.forced", _forced_words, state.names[p], pick_cards(state, p)
             )
         if trick and not beats(cards, trick[-1][1], state):
-            return Violation("phase2.beat", why_not_beat(cards, trick[-1][1], state))
+            top = trick[-1][1]
+            return Violation.later(
+                "phase2.beat", _not_beaten, cards, top, state.trump, anti_trump_suit(state)
+            )
         if state.options.high_trump == "kill_only":
             high, certain = high_trump(state, cards)
             if high is not None and high in cards:
                 done, _ = completes(state, cards, high, certain)
                 if not done:
-                    shown = card_text(high)
-                    if not certain:
-                        return Violation(
-                            "phase2.high_trump",
-                            f"Whether {shown} is the highest trump left is unknown (a higher one "
-                            "may be hidden in a hand); the highest may only complete a trick",
-                            undetermined=True,
-                        )
-                    return Violation(
+                    return Violation.later(
                         "phase2.high_trump",
-                        f"{shown} is the highest trump left and may only complete a trick; "
-                        f"this would be play {len(trick) + 1} of {state.trick_target}"
-                        if trick
-                        else f"{shown} is the highest trump left and may only complete a "
-                        "trick, never lead one",
+                        _high_trump_words,
+                        high,
+                        certain,
+                        len(trick),
+                        state.trick_target,
+                        undetermined=not certain,
                     )
         if trick and state.trump is None and cards[0] // 13 != trick[-1][1][-1] // 13:
             return Violation(
@@ -385,6 +408,28 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "dare":
         return Violation("phase2.dare", "There is no stock in phase two: nobody dares")
     return None
+
+
+def _forced_words(name: str, take: tuple[Card, ...]) -> str:
+    return (
+        f"After a pick every following player picks until the table is empty: "
+        f"{name} must pick up {card_list(take)}"
+    )
+
+
+def _high_trump_words(high: Card, certain: bool, played: int, target: int) -> str:
+    shown = card_text(high)
+    if not certain:
+        return (
+            f"Whether {shown} is the highest trump left is unknown (a higher one "
+            "may be hidden in a hand); the highest may only complete a trick"
+        )
+    if played:
+        return (
+            f"{shown} is the highest trump left and may only complete a trick; "
+            f"this would be play {played + 1} of {target}"
+        )
+    return f"{shown} is the highest trump left and may only complete a trick, never lead one"
 
 
 def apply(state: State, action: Action) -> None:

@@ -2,34 +2,151 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 
-@dataclass(slots=True)
 class Violation:
     """A broken rule: stable ``rule`` id (see docs/rules.md) and the reason.
 
     ``index`` and ``player`` are filled in by the adjudicator (the engine does
     not know where in the record an action stands); ``alternatives`` lists the
     legal actions at that point in record notation.
+
+    The reason is built when it is first read: generating legal actions by
+    ``check`` refuses many candidates whose reasons nobody reads.  Build one with
+    ``Violation(rule, message)``, or lazily with :meth:`later` (the words from
+    a function of values that do not change, never of the mutable state).
     """
 
-    rule: str
-    message: str
-    index: int | None = None
-    player: str | None = None
-    action: str | None = None
-    alternatives: list[str | dict[str, Any]] = field(default_factory=list)
-    undetermined: bool = False
-    """The check could not be made: it depends on cards nobody knows (the action stands)."""
-    invalid: bool = False
-    """Not a rule broken but a record that lacks what the table saw (a dare on an unknown
-    stock that names no card): the record is invalid."""
-    game: int | None = None
-    """In a session: the game (0-based) the violation belongs to."""
-    with_unseen: int = 0
-    """How many more actions would be legal with a card nobody has seen (``??``)."""
+    __slots__ = (
+        "_args",
+        "_message",
+        "_words",
+        "action",
+        "alternatives",
+        "game",
+        "index",
+        "invalid",
+        "player",
+        "rule",
+        "undetermined",
+        "with_unseen",
+    )
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        index: int | None = None,
+        player: str | None = None,
+        action: str | None = None,
+        alternatives: list[str | dict[str, Any]] | None = None,
+        undetermined: bool = False,
+        invalid: bool = False,
+        game: int | None = None,
+        with_unseen: int = 0,
+    ) -> None:
+        self.rule = rule
+        self._message: str | None = message
+        self._words: Callable[..., str] | None = None
+        self._args: tuple[Any, ...] = ()
+        self.index = index
+        self.player = player
+        self.action = action
+        self.alternatives: list[str | dict[str, Any]] = [] if alternatives is None else alternatives
+        self.undetermined = undetermined
+        """The check could not be made: it depends on cards nobody knows (the action stands)."""
+        self.invalid = invalid
+        """Not a rule broken but a record that lacks what the table saw (a dare on an unknown
+        stock that names no card): the record is invalid."""
+        self.game = game
+        """In a session: the game (0-based) the violation belongs to."""
+        self.with_unseen = with_unseen
+        """How many more actions would be legal with a card nobody has seen (``??``)."""
+
+    @classmethod
+    def later(
+        cls,
+        rule: str,
+        words: Callable[..., str],
+        *args: Any,
+        undetermined: bool = False,
+        invalid: bool = False,
+    ) -> Violation:
+        """A violation whose message is ``words(*args)``, built on first read.
+
+        ``args`` must be values the game does not change afterwards (names,
+        card tuples, numbers): the state goes on being mutated in place.
+        """
+        out = cls.__new__(cls)
+        out.rule = rule
+        out._message = None
+        out._words = words
+        out._args = args
+        out.index = None
+        out.player = None
+        out.action = None
+        out.alternatives = []
+        out.undetermined = undetermined
+        out.invalid = invalid
+        out.game = None
+        out.with_unseen = 0
+        return out
+
+    @property
+    def message(self) -> str:
+        """The reason in table language (built now if nobody has read it yet)."""
+        text = self._message
+        if text is None:
+            assert self._words is not None
+            text = self._message = self._words(*self._args)
+            self._words = None
+            self._args = ()
+        return text
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = text
+        self._words = None
+        self._args = ()
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.rule,
+            self.message,
+            self.index,
+            self.player,
+            self.action,
+            self.alternatives,
+            self.undetermined,
+            self.invalid,
+            self.game,
+            self.with_unseen,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        names = [
+            "rule",
+            "message",
+            "index",
+            "player",
+            "action",
+            "alternatives",
+            "undetermined",
+            "invalid",
+            "game",
+            "with_unseen",
+        ]
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"Violation({inner})"
 
     def as_json(self) -> dict[str, object]:
         """The contract's violation object (plus ``legal``; ``game`` in a session)."""
