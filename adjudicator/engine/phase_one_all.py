@@ -192,6 +192,27 @@ def _settle(state: State, winner: int) -> None:
         close(state)
     else:
         say(state, f"{state.names[winner]} wins the trick")
+        judge_final(state)
+
+
+def final_known(state: State) -> bool:
+    """Whether the decided trick is sure to be the last of phase one (the Goat treatise, II.C
+    and II.F): taking it ends phase one, or the stock is empty and a player holds no card, so
+    the next trick stops at them and is taken back.  Hands only shrink from here on."""
+    winner = state.decided
+    if winner is None:
+        return False
+    if _no_trick(state, winner) is not None:
+        return True
+    if state.options.phase_one_end == "skip_empty" or state.stock:
+        return False
+    return not all(state.holds(p) for p in range(state.n))
+
+
+def judge_final(state: State) -> None:
+    """Restriction #2, judged as soon as the decided trick is known to be the last one."""
+    if state.options.sluff_final and state.risky and state.late is None and final_known(state):
+        intermission.final_trick_sluffs(state, state.risky)
 
 
 def close(state: State, announce: bool = True) -> None:
@@ -445,6 +466,8 @@ def sluffable(state: State, player: int) -> list[Card]:
     sluff are card by card, so any set of them may go together)."""
     mode = state.options.sluffing
     rank1 = state.rank1
+    if _final_winner(state, player):
+        return []
     if mode == "once" or mode == "unlimited":
         if mode == "once" and (state.decided is None or state.sluffed[player]):
             return []
@@ -554,6 +577,11 @@ def losing_ranks(state: State) -> set[int]:
     return {rank1[cards[0]] for i, (_, cards) in enumerate(state.trick) if i not in heading}
 
 
+def _final_winner(state: State, player: int) -> bool:
+    """Whether ``player`` won the decided trick and it is sure to be the last (restriction #2)."""
+    return state.options.sluff_final and state.decided == player and final_known(state)
+
+
 def could_win(state: State, player: int) -> bool:
     """Whether ``player`` might still win the trick on the table (the Goat treatise, II.E.3,
     sluffing restriction #2: 'until it is determined that you won't be getting it')."""
@@ -623,6 +651,12 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
             "phase1.sluff.rank",
             f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})",
         )
+    if _final_winner(state, p):
+        return Violation(
+            "phase1.sluff.final",
+            f"{names[p]} wins what is now sure to be the last trick of phase one, so may not "
+            "sluff to it",
+        )
     if state.options.sluff_top_first and state.decided is None and state.round_plays:
         due = p in state.round[state.round_at :]
         top = max(r for _, r in state.round_plays)
@@ -653,6 +687,8 @@ def apply(state: State, action: Action) -> None:
         draw_up(state, p)
         if state.decided is None and state.turn == p and not state.holds(p) and not can_dare(state):
             _advance(state)  # the player due sluffed their last card: skipped, or the end
+        elif state.decided is not None:
+            judge_final(state)  # a sluff that empties a hand can make this trick the last
         return
     if act == "take":
         close(state, announce=False)

@@ -546,8 +546,8 @@ RULES: dict[str, Rule] = {
             "phase1.sluff.final",
             "all",
             "with `sluff_final`, nobody sluffs to the trick that turns out to be the last of "
-            "phase one while they could still win it (sluffing restriction #2); judged when "
-            "phase one ends, and reported at the sluff",
+            "phase one while they could still win it (sluffing restriction #2); judged as soon "
+            "as the trick is known to be the last, and reported at the sluff",
             (Cite(G, "II.E.3", "sluffing restriction #2"), Cite(G, "II.F")),
             ("illegal_goat_sluff_final.json",),
             ("sluff_final",),

@@ -202,7 +202,8 @@ class RuleOptions(BaseModel):
         False,
         description="Nobody may sluff to the trick that turns out to be the last of phase one "
         "while they could still win it (the Goat treatise, II.E.3, sluffing restriction #2). "
-        "Judged once phase one ends: the violation names the sluff.",
+        "Judged as soon as the trick is known to be the last (decided with the stock empty "
+        "and a hand empty, or when phase one ends): the violation names the sluff.",
     )
     phase_one_end: Literal["no_card", "talon_empty", "two_cards", "all_hold", "skip_empty"] = Field(
         "no_card",
