@@ -371,12 +371,7 @@ def _leader_problem(game: Game, previous: Report | None, number: int) -> Violati
     if not previous.finished:
         if game.first_leader_given:
             return None
-        return Violation(
-            "session.first_leader",
-            f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
-            "the record gives no first_leader",
-            undetermined=True,
-        )
+        return _unknown_leader(game, number)
     if game.first_leader_given:
         assert game.first_leader is not None
         if names[game.first_leader] in previous.losers:
@@ -393,6 +388,23 @@ def _leader_problem(game: Game, previous: Report | None, number: int) -> Violati
         )
     game.first_leader = names.index(previous.losers[0])
     return None
+
+
+def _unknown_leader(game: Game, number: int) -> Violation:
+    """The previous game has no Goat, so the text names no leader: the first act's player is
+    taken to lead, and turn order is not judged against anyone else (issue 20)."""
+    text = (
+        f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
+        "the record gives no first_leader"
+    )
+    if game.actions:
+        game.first_leader = game.actions[0].player
+        text = text.replace(
+            "first_leader",
+            f"first_leader, so {game.players[game.first_leader]}, who acts first, is taken to lead",
+            1,
+        )
+    return Violation("session.first_leader", text, undetermined=True)
 
 
 def _scores_problem(

@@ -4,11 +4,14 @@ title and section)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from adjudicator import engine
-from adjudicator.adjudicate import Report, adjudicate
-from adjudicator.record import load_record
+from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
+from adjudicator.record import Session, load, load_record
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # --- 1. restriction #2 judged as soon as the final trick is known -------------------
 
@@ -89,3 +92,32 @@ def test_winner_may_not_sluff_to_a_trick_known_to_be_the_last() -> None:
     report = run(with_actions(record, "B sluff 2C"))
     assert first(report) == ("phase1.sluff.final", 5)
     assert run(with_actions(record, "B take")).violations == []
+
+
+# --- 2. a session game whose leader is unknown is not judged on turn order -----------
+
+
+def test_game_after_an_unplayed_game_is_not_judged_on_turn_order() -> None:
+    session = load(ROOT / "sample_games" / "goat_session_3_games.json")
+    assert isinstance(session, Session)
+    session.games[1].first_leader = session.players.index("Anna")  # not the Goat (Dag)
+    session.games[1].first_leader_given = True
+    session.games[2].first_leader_given = False
+    report = adjudicate_session(session)
+    assert [(v.rule, v.game) for v in report.violations] == [("session.first_leader", 1)]
+    third = report.games[2]
+    assert third.violations == []
+    assert [(u.rule, u.index) for u in third.undetermined] == [("session.first_leader", None)]
+    assert "Cai, who acts first, is taken to lead" in third.undetermined[0].message
+
+
+def test_a_named_leader_is_judged_even_after_an_unplayed_game() -> None:
+    session = load(ROOT / "sample_games" / "goat_session_3_games.json")
+    assert isinstance(session, Session)
+    session.games[1].first_leader = session.players.index("Anna")
+    session.games[1].first_leader_given = True
+    session.games[2].first_leader = session.players.index("Bo")  # Cai acts first
+    session.games[2].first_leader_given = True
+    third = adjudicate_session(session).games[2]
+    assert third.undetermined == []
+    assert first(third) == ("turn.order", 0)
