@@ -121,3 +121,54 @@ def test_a_named_leader_is_judged_even_after_an_unplayed_game() -> None:
     third = adjudicate_session(session).games[2]
     assert third.undetermined == []
     assert first(third) == ("turn.order", 0)
+
+
+# --- 3. a card played from a hidden card uses it up ------------------------------------
+
+Q = "??"
+
+
+def atlanta(anna: list[str], actions: list[str]) -> dict[str, Any]:
+    """Atlanta (compulsory ties) from a phase-one position: Cai leads, then Anna, then Bo."""
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "atlanta",
+        "players": ["Anna", "Bo", "Cai"],
+        "start": {
+            "phase": 1,
+            "leader": "Cai",
+            "hands": {"Anna": anna, "Bo": [Q, Q, Q], "Cai": ["9H", "KD", "2C"]},
+            "stock": [Q] * 10,
+        },
+        "actions": actions,
+    }
+
+
+def test_a_play_from_the_only_hidden_card_leaves_nothing_unknown() -> None:
+    # Anna's hand was J♠ 7♣ 10♠: no 9, so she was not bound to tie the 9s (pagat.com,
+    # 'Atlanta Variation', compulsory ties).
+    report = run(atlanta([Q, "7C", "TS"], ["Cai play 9H", "Anna play JS"]))
+    assert report.violations == [] and report.undetermined == []
+
+
+def test_a_hidden_card_left_after_the_play_keeps_the_tie_unknown() -> None:
+    report = run(atlanta([Q, Q, "7C"], ["Cai play 9H", "Anna play JS"]))
+    assert report.violations == []
+    assert [(u.rule, u.index) for u in report.undetermined] == [("phase1.tie.compulsory", 1)]
+    assert "Whether Anna holds a 9," in report.undetermined[0].message
+
+
+def test_a_known_card_played_leaves_the_hidden_card_unknown() -> None:
+    report = run(atlanta([Q, "7C", "TS"], ["Cai play 9H", "Anna play 7C"]))
+    assert [(u.rule, u.index) for u in report.undetermined] == [("phase1.tie.compulsory", 1)]
+
+
+def test_a_rank_is_named_with_its_article() -> None:
+    record = atlanta(["8S", "7C", "AS"], ["Cai play 8H", "Anna play 7C"])
+    record["start"]["hands"]["Cai"] = ["8H", "KD", "2C"]
+    message = run(record).violations[0].message
+    assert message.startswith("Anna holds an 8 and must play it"), message
+    record = atlanta(["8S", "7C", "AS"], ["Cai play AH", "Anna play 7C"])
+    record["start"]["hands"]["Cai"] = ["AH", "KD", "2C"]
+    message = run(record).violations[0].message
+    assert message.startswith("Anna holds an ace and must play it"), message

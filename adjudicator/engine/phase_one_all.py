@@ -49,6 +49,12 @@ def rank_word(r: int) -> str:
     return RANK_WORDS.get(r, str(r))
 
 
+def a_rank(r: int) -> str:
+    """``a 7``, ``an 8``, ``an ace``: one card of a rank, as said at the table."""
+    word = rank_word(r)
+    return ("an " if word in ("8", "ace") else "a ") + word
+
+
 def ranks_word(r: int) -> str:
     """``7s`` or ``queens``."""
     word = rank_word(r)
@@ -355,24 +361,32 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
 def _tie_problem(
     state: State, player: int, played: int | None, cards: tuple[Card, ...] = ()
 ) -> Violation | None:
-    """A compulsory tie broken by playing rank ``played`` (None: a dare), or None."""
+    """A compulsory tie broken by playing rank ``played`` (None: a dare), or None.
+
+    Cards of the play that are not among the hand's known cards use up its hidden cards:
+    whether it held a tying rank is unknown only if a hidden card is left besides them.
+    """
     ranks = tie_ranks(state, player)
     name = state.names[player]
+    have = Counter(state.hands[player])
+    used = sum(max(0, times - have[c]) for c, times in Counter(cards).items())
+    hidden_left = state.hidden[player] - used > 0
     for r, status in ranks:
         if r == played:
             return None
+        if status is None and not hidden_left:
+            continue  # the hidden cards were the play itself: the hand held no such rank
         if status is None:
             return Violation(
                 "phase1.tie.compulsory",
-                f"Whether {name} holds a {rank_word(r)}, which would have to be played to make "
+                f"Whether {name} holds {a_rank(r)}, which would have to be played to make "
                 "a tie, is unknown",
                 undetermined=True,
             )
         how = "not dare" if played is None else f"not {cards_text(cards)}"
         return Violation(
             "phase1.tie.compulsory",
-            f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), "
-            f"{how}",
+            f"{name} holds {a_rank(r)} and must play it to make a tie (compulsory ties), {how}",
         )
     return None
 
