@@ -916,6 +916,7 @@ def _build_start_one(start: StartPhaseOne, game: Game, names: dict[str, int]) ->
     shown = trump_card not in (None, UNKNOWN)
     if game.trump_hint is not None and shown and trump_card // 13 != game.trump_hint:  # type: ignore[operator]
         raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
+    _trump_agrees_with_stock(stock, game)
     game.start = Start(
         phase=1,
         leader=_player(names, start.leader, "start.leader"),
@@ -930,6 +931,19 @@ def _build_start_one(start: StartPhaseOne, game: Game, names: dict[str, int]) ->
     )
     if not any(hands):
         raise RecordError("start.hands", "nobody holds a card: phase one would be over")
+
+
+def _trump_agrees_with_stock(stock: list[Card], game: Game) -> None:
+    """The contract: a known trump card must agree with the top-level ``trump``; where the
+    stock's last card is the trump card, that card is the one to compare (issue 20)."""
+    if game.options.trump_card != "stock_last" or not stock or game.trump_hint is None:
+        return
+    last = stock[-1]
+    if last != UNKNOWN and last // 13 != game.trump_hint:
+        raise RecordError(
+            "trump",
+            f"the trump card start.stock[{len(stock) - 1}] is {card_code(last)}, not of that suit",
+        )
 
 
 def build_session(session: SessionRecord) -> Session:

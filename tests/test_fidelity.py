@@ -4,12 +4,15 @@ title and section)."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from adjudicator import engine
 from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
-from adjudicator.record import Session, load, load_record
+from adjudicator.record import RecordError, Session, load, load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,3 +175,43 @@ def test_a_rank_is_named_with_its_article() -> None:
     record["start"]["hands"]["Cai"] = ["AH", "KD", "2C"]
     message = run(record).violations[0].message
     assert message.startswith("Anna holds an ace and must play it"), message
+
+
+# --- 4. positions the contract refuses or lets through ---------------------------------
+
+
+def test_a_top_level_trump_must_agree_with_the_stocks_last_card() -> None:
+    record = {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "trump": "H",
+        "players": ["A", "B"],
+        "start": {
+            "phase": 1,
+            "leader": "A",
+            "hands": {"A": ["5H", "9C", "2D"], "B": ["5D", "7D", "2C"]},
+            "stock": ["3C", "6S"],
+        },
+        "actions": [],
+    }
+    with pytest.raises(RecordError) as caught:
+        load_record(record)
+    assert str(caught.value) == "trump: the trump card start.stock[1] is 6S, not of that suit"
+    record["trump"] = "S"
+    load_record(record)
+    record["start"]["stock"] = ["3C", "??"]
+    record["trump"] = "H"
+    load_record(record)  # an unknown trump card: the top-level trump says what it showed
+
+
+def test_a_phase_one_start_names_the_first_leader_who_shuffles_the_dreck() -> None:
+    virtuoso = json.loads((ROOT / "sample_games" / "goat_virtuoso.json").read_text("utf-8"))
+    report = run(virtuoso)
+    assert report.violations == [] and report.undetermined == []
+    wrong = copy.deepcopy(virtuoso)
+    wrong["actions"][-1]["player"] = "B"
+    assert first(run(wrong)) == ("deal.shuffler", 4)
+    unnamed = copy.deepcopy(virtuoso)
+    del unnamed["first_leader"]
+    report = run(unnamed)
+    assert report.stopped and [u.rule for u in report.undetermined] == ["game.stopped"]
