@@ -215,3 +215,69 @@ def test_a_phase_one_start_names_the_first_leader_who_shuffles_the_dreck() -> No
     del unnamed["first_leader"]
     report = run(unnamed)
     assert report.stopped and [u.rule for u in report.undetermined] == ["game.stopped"]
+
+
+# --- 6. readings of the Mas text a table may hold ----------------------------------------
+
+
+def mas(options: dict[str, Any], actions: list[str]) -> dict[str, Any]:
+    """Mas from an invented position: spades trumps (the 9 turned up), Anna leads."""
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "mas",
+        "options": options,
+        "players": ["Anna", "Bo", "Cai"],
+        "start": {
+            "phase": 1,
+            "leader": "Anna",
+            "dealer": "Cai",
+            "hands": {
+                "Anna": ["5H", "JC", "2D"],
+                "Bo": ["8H", "3C", "6D"],
+                "Cai": ["TH", "QC", "2S"],
+            },
+            "stock": ["4C", "8D", "KH", "7D", "9S"],
+            "trump_card": "9S",
+        },
+        "actions": actions,
+    }
+
+
+def test_pick_leads_left_by_default_or_the_picker() -> None:
+    picker_leads = ["Anna play JC", "Bo pick", "Bo play 8H"]
+    assert first(run(mas({}, picker_leads))) == ("turn.order", 2)
+    assert run(mas({}, ["Anna play JC", "Bo pick", "Cai play TH"])).violations == []
+    assert run(mas({"pick_leads": "picker"}, picker_leads)).violations == []
+    assert (
+        first(run(mas({"pick_leads": "picker"}, ["Anna play JC", "Bo pick", "Cai play TH"])))[0]
+        == "turn.order"
+    )
+
+
+def test_specials_any_time_by_default_or_on_ones_own_turn() -> None:
+    off_turn = ["Anna play 5H", "Cai exchange 2S"]
+    assert run(mas({}, off_turn)).violations == []
+    assert first(run(mas({"specials_turn": "own_turn"}, off_turn))) == ("turn.order", 1)
+    own = ["Anna play 5H", "Bo play 8H", "Bo play 3C", "Cai exchange 2S"]
+    assert run(mas({"specials_turn": "own_turn"}, own)).violations == []
+
+
+def test_dare_by_any_player_by_default_or_the_leader_only() -> None:
+    second_dares = ["Anna play 5H", "Bo dare"]
+    assert run(mas({}, second_dares)).violations == []
+    assert first(run(mas({"dare_by": "leader"}, second_dares))) == ("phase1.dare.leader", 1)
+    assert run(mas({"dare_by": "leader"}, ["Anna dare"])).violations == []
+
+
+def test_a_failed_dare_is_played_by_default_or_picked_up() -> None:
+    game = load_record(mas({}, ["Anna play JC", "Bo dare"]))
+    state = engine.new_state(game)
+    for action in game.actions:
+        engine.push(state, action)
+    anna, bo = 0, 1
+    assert state.turn == anna and len(state.piles[anna]) == 2  # Anna won both cards
+    game = load_record(mas({"failed_dare": "pick_up"}, ["Anna play JC", "Bo dare"]))
+    state = engine.new_state(game)
+    for action in game.actions:
+        engine.push(state, action)
+    assert state.turn == 2 and len(state.hands[bo]) == 5 and not state.piles[anna]
