@@ -384,13 +384,7 @@ def _leader_problem(
     if not previous.finished:
         if game.first_leader_given:
             return None, game
-        unknown = Violation(
-            "session.first_leader",
-            f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
-            "the record gives no first_leader",
-            undetermined=True,
-        )
-        return unknown, game
+        return _unknown_leader(game, number)
     if game.first_leader_given:
         assert game.first_leader is not None
         if names[game.first_leader] in previous.losers:
@@ -407,6 +401,24 @@ def _leader_problem(
             "the previous game had several losers: name the one who leads",
         )
     return None, replace(game, first_leader=names.index(previous.losers[0]))
+
+
+def _unknown_leader(game: Game, number: int) -> tuple[Violation, Game]:
+    """The previous game has no Goat, so the text names no leader: the first act's player is
+    taken to lead, and turn order is not judged against anyone else (issue 20)."""
+    text = (
+        f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
+        "the record gives no first_leader"
+    )
+    if game.actions:
+        leader = game.actions[0].player
+        game = replace(game, first_leader=leader)
+        text = text.replace(
+            "first_leader",
+            f"first_leader, so {game.players[leader]}, who acts first, is taken to lead",
+            1,
+        )
+    return Violation("session.first_leader", text, undetermined=True), game
 
 
 def _scores_problem(

@@ -89,6 +89,10 @@ PAIRS_CHOICES: dict[str, tuple[Any, ...]] = {
     "aces_low": (False, True),
     "decks": (1, 2),
     "low_cards": (0, 5, 7),
+    "pick_leads": ("left", "picker"),
+    "specials_turn": ("any_time", "own_turn"),
+    "dare_by": ("any", "leader"),
+    "failed_dare": ("played", "pick_up"),
 }
 FIXED = {"min_players", "max_players", "hand_size", "phase_one", "reserve"}
 """Options not drawn at random: the table size, the kind of phase one, the avstickshög."""
@@ -114,6 +118,8 @@ def lawful(options: dict[str, Any]) -> dict[str, Any]:
             out.update(pair_winner="rank", set_aside_trumps=False, exchange_two=False)
         if out.get("pair_winner") != "suit":
             out["pair_reply"] = "any"
+        if out.get("pair_reply", "any") == "any":
+            out.update(pick_leads="left", failed_dare="played")
     RuleOptions(**out)  # raises if a combination is still refused
     return out
 

@@ -26,11 +26,14 @@ def deal_order(state: State) -> list[int]:
     return [(first + i) % state.n for i in range(state.n)]
 
 
-def _final_trick_sluffs(state: State) -> None:
-    """The Goat treatise, II.E.3, restriction #2: judged now that the final trick is known."""
-    if not state.options.sluff_final or not state.taken_risky:
+def final_trick_sluffs(state: State, risky: list[tuple[int, int, tuple[Card, ...]]]) -> None:
+    """The Goat treatise, II.E.3, restriction #2: judged now that the final trick is known.
+
+    ``risky`` holds the final trick's sluffs made by players who could still win it.
+    """
+    if not state.options.sluff_final or not risky or state.late is not None:
         return
-    step, player, cards = state.taken_risky[0]
+    step, player, cards = risky[0]
     name = state.names[player]
     state.late = Violation(
         "phase1.sluff.final",
@@ -43,7 +46,7 @@ def _final_trick_sluffs(state: State) -> None:
 
 def end_phase_one(state: State) -> None:
     """Phase one is over: settle the unfinished trick, then set up phase two."""
-    _final_trick_sluffs(state)
+    final_trick_sluffs(state, state.taken_risky)
     state.decided = None
     played = [c for _, cards in state.trick for c in cards]
     played += [c for _, cards in state.sluffs for c in cards]

@@ -49,6 +49,12 @@ def rank_word(r: int) -> str:
     return RANK_WORDS.get(r, str(r))
 
 
+def a_rank(r: int) -> str:
+    """``a 7``, ``an 8``, ``an ace``: one card of a rank, as said at the table."""
+    word = rank_word(r)
+    return ("an " if word in ("8", "ace") else "a ") + word
+
+
 def ranks_word(r: int) -> str:
     """``7s`` or ``queens``."""
     word = rank_word(r)
@@ -192,6 +198,27 @@ def _settle(state: State, winner: int) -> None:
         close(state)
     else:
         say(state, f"{state.names[winner]} wins the trick")
+        judge_final(state)
+
+
+def final_known(state: State) -> bool:
+    """Whether the decided trick is sure to be the last of phase one (the Goat treatise, II.C
+    and II.F): taking it ends phase one, or the stock is empty and a player holds no card, so
+    the next trick stops at them and is taken back.  Hands only shrink from here on."""
+    winner = state.decided
+    if winner is None:
+        return False
+    if _no_trick(state, winner) is not None:
+        return True
+    if state.options.phase_one_end == "skip_empty" or state.stock:
+        return False
+    return not all(state.holds(p) for p in range(state.n))
+
+
+def judge_final(state: State) -> None:
+    """Restriction #2, judged as soon as the decided trick is known to be the last one."""
+    if state.options.sluff_final and state.risky and state.late is None and final_known(state):
+        intermission.final_trick_sluffs(state, state.risky)
 
 
 def close(state: State, announce: bool = True) -> None:
@@ -334,16 +361,25 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
 def _tie_problem(
     state: State, player: int, played: int | None, cards: tuple[Card, ...] = ()
 ) -> Violation | None:
-    """A compulsory tie broken by playing rank ``played`` (None: a dare), or None."""
+    """A compulsory tie broken by playing rank ``played`` (None: a dare), or None.
+
+    Cards of the play that are not among the hand's known cards use up its hidden cards:
+    whether it held a tying rank is unknown only if a hidden card is left besides them.
+    """
     ranks = tie_ranks(state, player)
     name = state.names[player]
+    have = Counter(state.hands[player])
+    used = sum(max(0, times - have[c]) for c, times in Counter(cards).items())
+    hidden_left = state.hidden[player] - used > 0
     for r, status in ranks:
         if r == played:
             return None
+        if status is None and not hidden_left:
+            continue  # the hidden cards were the play itself: the hand held no such rank
         if status is None:
             return Violation(
                 "phase1.tie.compulsory",
-                f"Whether {name} holds a {rank_word(r)}, which would have to be played to make "
+                f"Whether {name} holds {a_rank(r)}, which would have to be played to make "
                 "a tie, is unknown",
                 undetermined=True,
             )
@@ -353,7 +389,7 @@ def _tie_problem(
 
 def _tie_words(name: str, r: int, played: int | None, cards: tuple[Card, ...]) -> str:
     how = "not dare" if played is None else f"not {cards_text(cards)}"
-    return f"{name} holds a {rank_word(r)} and must play it to make a tie (compulsory ties), {how}"
+    return f"{name} holds {a_rank(r)} and must play it to make a tie (compulsory ties), {how}"
 
 
 def whose_turn(state: State) -> str:
@@ -459,6 +495,8 @@ def sluffable(state: State, player: int, ranks_in: set[int] | None = None) -> li
     ``ranks_in``: the ranks in the trick and its sluffs, when the caller has them."""
     mode = state.options.sluffing
     rank1 = state.rank1
+    if _final_winner(state, player):
+        return []
     if mode == "once" or mode == "unlimited":
         if mode == "once" and (state.decided is None or state.sluffed[player]):
             return []
@@ -571,6 +609,11 @@ def losing_ranks(state: State) -> set[int]:
     return {rank1[cards[0]] for i, (_, cards) in enumerate(state.trick) if i not in heading}
 
 
+def _final_winner(state: State, player: int) -> bool:
+    """Whether ``player`` won the decided trick and it is sure to be the last (restriction #2)."""
+    return state.options.sluff_final and state.decided == player and final_known(state)
+
+
 def could_win(state: State, player: int) -> bool:
     """Whether ``player`` might still win the trick on the table (the Goat treatise, II.E.3,
     sluffing restriction #2: 'until it is determined that you won't be getting it')."""
@@ -640,6 +683,12 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
             state.own_rank[p],
             tuple(sorted(allowed)),
         )
+    if _final_winner(state, p):
+        return Violation(
+            "phase1.sluff.final",
+            f"{names[p]} wins what is now sure to be the last trick of phase one, so may not "
+            "sluff to it",
+        )
     if state.options.sluff_top_first and state.decided is None and state.round_plays:
         due = p in state.round[state.round_at :]
         top = max(r for _, r in state.round_plays)
@@ -689,6 +738,8 @@ def apply(state: State, action: Action) -> None:
         draw_up(state, p)
         if state.decided is None and state.turn == p and not state.holds(p) and not can_dare(state):
             _advance(state)  # the player due sluffed their last card: skipped, or the end
+        elif state.decided is not None:
+            judge_final(state)  # a sluff that empties a hand can make this trick the last
         return
     if act == "take":
         close(state, announce=False)

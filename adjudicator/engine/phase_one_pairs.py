@@ -178,8 +178,12 @@ def generate(state: State) -> list[Action] | None:
     ):  # cannot follow: trumps only
         plays = [c for c in plays if c[0] // 13 == state.trump]
     out = [Action(p, "play", c) for c in plays]
-    if can_dare(state) and stock[-1] != UNKNOWN:
-        out.append(Action(p, "dare"))  # an unknown top: the dare must name it
+    if (
+        can_dare(state)
+        and stock[-1] != UNKNOWN  # an unknown top: the dare must name it
+        and not (replying and options.dare_by == "leader")
+    ):
+        out.append(Action(p, "dare"))
     may_pick = reply == "beat_or_pick" or (
         reply == "follow_or_pick" and all(c // 13 != (led or 0) // 13 for c in hand)
     )
@@ -188,7 +192,10 @@ def generate(state: State) -> list[Action] | None:
     # Set-asides and exchanges, as _check_set_aside and _check_exchange allow them
     # (no hand holds a hidden card here, so a hand's count is its known cards).
     trump = state.trump
+    own_turn = options.specials_turn == "own_turn"
     for player, held_cards in enumerate(state.hands):
+        if own_turn and player != p:
+            continue  # _special_off_turn: only on one's own turn at such a table
         if (
             options.set_aside_trumps
             and len(held_cards) == 3
@@ -210,6 +217,10 @@ def generate(state: State) -> list[Action] | None:
 def check(state: State, action: Action) -> Violation | None:
     """Why ``action`` is illegal now, or None.  Turn order is checked by the caller."""
     act = action.act
+    if act in ("set_aside", "exchange"):
+        off_turn = _special_off_turn(state, action)
+        if off_turn is not None:
+            return off_turn
     if act == "set_aside":
         return _check_set_aside(state, action)
     if act == "exchange":
@@ -219,6 +230,13 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "pick":
         return _check_pick(state, action, replying)
     if act == "dare":
+        if replying and state.options.dare_by == "leader":
+            return Violation(
+                "phase1.dare.leader",
+                f"Only the leader of a trick dares at this table (dare_by 'leader'): "
+                f"{state.names[action.player]} plays second, so plays a card"
+                + (" or picks up" if reply != "any" else ""),
+            )
         return dare_problem(state, action)
     if act != "play":
         return None
@@ -235,6 +253,17 @@ def check(state: State, action: Action) -> Violation | None:
         "phase1.beat",
         f"{card_text(card)} does not beat {card_text(led)}: the second card must be a higher "
         f"{suit_name(suit(led))}{_or_trump(state, led)}, or else {card_text(led)} is picked up",
+    )
+
+
+def _special_off_turn(state: State, action: Action) -> Violation | None:
+    """specials_turn 'own_turn': a set-aside or exchange only when it is one's turn."""
+    if state.options.specials_turn != "own_turn" or action.player == state.turn:
+        return None
+    return Violation(
+        "turn.order",
+        f"It is not {state.names[action.player]}'s turn: {whose_turn(state)}; at this table "
+        f"a player makes an {action.act.replace('_', '-')} only on their own turn",
     )
 
 
@@ -394,12 +423,16 @@ def apply(state: State, action: Action) -> None:
     if act == "pick":
         led = state.trick.pop()[1]
         state.hands[p].extend(led)
-        after = state.left_of(p)
-        say(state, f"{state.names[after]} leads next")
-        begin_trick(state, after)
+        _lead_after_pick(state, p)
         return
     if act == "dare":
         card = turn_dare(state, action)
+        if _dare_fails_to_pick(state, card):
+            led = state.trick.pop()[1]
+            state.hands[p].extend((*led, card))
+            say(state, f"{card_text(card)} does not beat: {state.names[p]} picks up both cards")
+            _lead_after_pick(state, p)
+            return
     else:
         card = action.cards[0]
         hand = state.hands[p]
@@ -418,6 +451,20 @@ def apply(state: State, action: Action) -> None:
             _due(state)  # the second player may have no card left: phase one may end
     else:
         _settle(state)
+
+
+def _lead_after_pick(state: State, picker: int) -> None:
+    """The lead after a pick: the picker's left neighbour, or the picker (pick_leads)."""
+    after = picker if state.options.pick_leads == "picker" else state.left_of(picker)
+    say(state, f"{state.names[after]} leads next")
+    begin_trick(state, after)
+
+
+def _dare_fails_to_pick(state: State, card: Card) -> bool:
+    """failed_dare 'pick_up': the second player's turned card does not beat the led card."""
+    if state.options.failed_dare != "pick_up" or not _replying(state):
+        return False
+    return not beats(state, card, state.trick[-1][1][0])
 
 
 def narrate(state: State, action: Action) -> str:

@@ -419,6 +419,7 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
     hint = table.trump_hint
     if hint is not None and shown and trump_card // 13 != hint:  # type: ignore[operator]
         raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
+    _trump_agrees_with_stock(stock, options.trump_card, hint)
     built = Start(
         phase=1,
         leader=_player(names, start.leader, "start.leader"),
@@ -434,6 +435,19 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
     if not any(hands):
         raise RecordError("start.hands", "nobody holds a card: phase one would be over")
     return built, dealer
+
+
+def _trump_agrees_with_stock(stock: list[Card], kind: str, hint: int | None) -> None:
+    """The contract: a known trump card must agree with the top-level ``trump``; where the
+    stock's last card is the trump card, that card is the one to compare."""
+    if kind != "stock_last" or not stock or hint is None:
+        return
+    last = stock[-1]
+    if last != UNKNOWN and last // 13 != hint:
+        raise RecordError(
+            "trump",
+            f"the trump card start.stock[{len(stock) - 1}] is {card_code(last)}, not of that suit",
+        )
 
 
 def build_session(session: SessionRecord) -> Session:

@@ -197,6 +197,8 @@ RULES: dict[str, Rule] = {
                 "phase_two_leader",
                 "high_trump",
                 "reserve",
+                "pick_leads",
+                "specials_turn",
             ),
         ),
         Rule(
@@ -223,6 +225,15 @@ RULES: dict[str, Rule] = {
             (Cite(P, "Play in the first phase"), Cite("summary", "Play in phase 1")),
             ("illegal_phase1_dare_stock.json",),
             ("dare",),
+        ),
+        Rule(
+            "phase1.dare.leader",
+            "pairs",
+            "with `dare_by: leader`, only the leader of a two-card trick dares; the second "
+            "player plays a card (or picks up)",
+            (Cite(P, "Play in the first phase"), Cite(P, "Mas with turned up trump")),
+            ("illegal_mas_dare_leader.json",),
+            ("dare_by",),
         ),
         Rule(
             "phase1.dare.card",
@@ -546,8 +557,8 @@ RULES: dict[str, Rule] = {
             "phase1.sluff.final",
             "all",
             "with `sluff_final`, nobody sluffs to the trick that turns out to be the last of "
-            "phase one while they could still win it (sluffing restriction #2); judged when "
-            "phase one ends, and reported at the sluff",
+            "phase one while they could still win it (sluffing restriction #2); judged as soon "
+            "as the trick is known to be the last, and reported at the sluff",
             (Cite(G, "II.E.3", "sluffing restriction #2"), Cite(G, "II.F")),
             ("illegal_goat_sluff_final.json",),
             ("sluff_final",),

@@ -30,6 +30,10 @@ PAIRS_ONLY: dict[str, object] = {
     "pair_reply": "any",
     "set_aside_trumps": False,
     "exchange_two": False,
+    "pick_leads": "left",
+    "specials_turn": "any_time",
+    "dare_by": "any",
+    "failed_dare": "played",
 }
 """Options that only mean something with two-card tricks in phase one, and their defaults."""
 
@@ -140,6 +144,36 @@ class RuleOptions(BaseModel):
         "stock, the holder of the two of trumps may exchange it for that card (act "
         "'exchange'; pagat.com, 'Mas with turned up trump'). Needs trump_card 'turned_up'.",
     )
+    pick_leads: Literal["left", "picker"] = Field(
+        "left",
+        description="Who leads after the second player of a two-card trick picks up the led "
+        "card. 'left': the picker's left neighbour, reading 'it is the next player's turn to "
+        "lead' as the player after the picker (pagat.com, 'Mas with turned up trump'). "
+        "'picker': the picker, the player whose turn comes next, leads (a reading of the same "
+        "sentence). Needs pair_reply other than 'any'.",
+    )
+    specials_turn: Literal["any_time", "own_turn"] = Field(
+        "any_time",
+        description="When the Mas specials (set_aside, exchange) may be made. 'any_time': "
+        "'at any stage', whoever's turn it is (pagat.com, 'Mas with turned up trump'). "
+        "'own_turn': only when it is the player's turn to play (a stricter reading of the "
+        "same words).",
+    )
+    dare_by: Literal["any", "leader"] = Field(
+        "any",
+        description="Who may dare in two-card tricks. 'any': any player due to play, leader "
+        "or second (pagat.com, 'Play in the first phase': 'when it is your turn to play'). "
+        "'leader': only the leader of a trick (a reading held for pagat.com's basic game, Mas "
+        "and Myllymatti).",
+    )
+    failed_dare: Literal["played", "pick_up"] = Field(
+        "played",
+        description="A second player's dare whose turned card does not beat the led card "
+        "(pagat.com, 'Mas with turned up trump': beat it or pick it up). 'played': the turned "
+        "card is played and the leader wins the trick. 'pick_up': the darer picks up the led "
+        "card and the turned card, as one who cannot beat, and the lead passes as after a "
+        "pick. Needs pair_reply other than 'any'.",
+    )
     # --- phase one where everybody plays (phase_one: all) ----------------------
     multi_card_plays: bool = Field(
         False,
@@ -202,7 +236,8 @@ class RuleOptions(BaseModel):
         False,
         description="Nobody may sluff to the trick that turns out to be the last of phase one "
         "while they could still win it (the Goat treatise, II.E.3, sluffing restriction #2). "
-        "Judged once phase one ends: the violation names the sluff.",
+        "Judged as soon as the trick is known to be the last (decided with the stock empty "
+        "and a hand empty, or when phase one ends): the violation names the sluff.",
     )
     phase_one_end: Literal["no_card", "talon_empty", "two_cards", "all_hold", "skip_empty"] = Field(
         "no_card",
@@ -370,6 +405,11 @@ class RuleOptions(BaseModel):
                 f"phase_one_end '{self.phase_one_end}' is a rule of phase_one 'all'; two-card "
                 f"tricks take {', '.join(PAIRS_ENDS)}"
             )
+        for name, value in (("pick_leads", "left"), ("failed_dare", "played")):
+            if getattr(self, name) != value and self.pair_reply == "any":
+                raise ValueError(
+                    f"{name} '{getattr(self, name)}' needs a pair_reply with picking up"
+                )
         if self.pair_reply != "any" and self.pair_winner != "suit":
             raise ValueError(f"pair_reply '{self.pair_reply}' needs pair_winner 'suit'")
         needs_turned_up = [
