@@ -27,8 +27,8 @@ from adjudicator.record import FORMAT, Game, trump_card_index
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import find_variant
 
-NAMES = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo", "Ida", "Jon")
-NAMES = NAMES + tuple(f"P{i}" for i in range(len(NAMES) + 1, 53))
+_FIRST = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo", "Ida", "Jon")
+NAMES: tuple[str, ...] = _FIRST + tuple(f"P{i}" for i in range(len(_FIRST) + 1, 53))
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions means the engine never ends it."""

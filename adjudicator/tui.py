@@ -27,9 +27,10 @@ from adjudicator.rules import catalog
 
 def plain(renderable: RenderableType, width: int = 100) -> str:
     """What ``renderable`` reads as in plain text."""
-    console = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+    sink = io.StringIO()
+    console = Console(file=sink, width=width, color_system=None, legacy_windows=False)
     console.print(renderable)
-    return console.file.getvalue()  # type: ignore[attr-defined]
+    return sink.getvalue()
 
 
 class ReplayApp(App[None]):

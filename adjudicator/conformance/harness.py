@@ -382,7 +382,7 @@ def run(command: str, positions: Iterable[Position], timeout: float = TIMEOUT) -
 
 def replay_record(difference: Difference) -> dict[str, Any]:
     """The position's record with the disputed action appended, for the author to replay."""
-    data = json.loads(json.dumps(difference.position.record))
+    data: dict[str, Any] = json.loads(json.dumps(difference.position.record))
     target = data if data.get("format") != "skitgubbe-session/1" else data["games"][-1]
     target["actions"] = [*target["actions"], difference.action]
     target.pop("result", None)
