@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator import engine, legal
+from adjudicator import engine, legal, words
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN
 from adjudicator.engine import phase_one_all
+from adjudicator.engine.events import Event
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record import Game, RecordError, Scoring, Session
@@ -20,13 +21,22 @@ class Step:
 
     index: int
     action: str
-    words: str
     table: TableView
+    happened: list[Event]
+    """The act in its context and what followed from it (see :func:`engine.step`)."""
     violation: Violation | None = None
-    events: list[str] = field(default_factory=list)
-    """What followed from the act by itself: "bounce", "Cai takes the trick", ..."""
     notes: list[Violation] = field(default_factory=list)
     """Checks of this action that could not be made (cards nobody knows)."""
+
+    @property
+    def words(self) -> str:
+        """The act in table words (``Bo beats 9♥ with 10♥``), after what it first ended."""
+        return words.act_and_consequences(self.happened, self.table.names)[0]
+
+    @property
+    def events(self) -> list[str]:
+        """What followed from the act by itself: "bounce", "Cai takes the trick", ..."""
+        return words.act_and_consequences(self.happened, self.table.names)[1]
 
 
 @dataclass
@@ -152,14 +162,11 @@ def _close_by_silence(state: State, report: Report, steps: bool) -> None:
     """The record ends in the last trick's sluffing window: nobody sluffed more, so the
     winner took it and the game ended (pagat.com, 'All Players play to Each Trick in
     Phase One': one more opportunity to sluff, then phase one is over)."""
-    if steps:
-        state.log = []
-    engine.close_window(state)
+    events = engine.close_window(state)
     if steps and report.steps:
         last = report.steps[-1]
-        last.events += ["nobody sluffs more", *(state.log or [])]
+        last.happened = [*last.happened, *events]
         last.table = state.view()
-        state.log = None
 
 
 def _rejects(
@@ -187,20 +194,16 @@ def _rejects(
         bad.with_unseen = len(engine.unseen_actions(state))
     report.violations.append(bad)
     if steps:
-        words = engine.narrate(state, action)
-        report.steps.append(Step(index, bad.action, words, state.view(), bad))
+        said = engine.describe(state, action)
+        report.steps.append(Step(index, bad.action, state.view(), said, bad))
     return True
 
 
 def _step(report: Report, state: State, index: int, action: Action, notes: list[Violation]) -> None:
     """Apply one action, keeping its words, what it caused and the table after it."""
-    words = engine.narrate(state, action)
-    state.log = []
-    engine.apply(state, action)
-    events = state.log
-    state.log = None
+    happened = engine.step(state, action)
     text = action.text(state.names)
-    report.steps.append(Step(index, text, words, state.view(), None, events, notes))
+    report.steps.append(Step(index, text, state.view(), happened, None, notes))
 
 
 def _late(report: Report, state: State, game: Game) -> int:

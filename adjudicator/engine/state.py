@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
+from adjudicator.engine.events import Event
 from adjudicator.engine.violations import Violation
 from adjudicator.rules.options import RuleOptions
 
@@ -104,6 +105,7 @@ class State:
         "dealer",
         "decided",
         "discard",
+        "events",
         "exchanged",
         "first_leader",
         "forced",
@@ -116,7 +118,6 @@ class State:
         "last_winner",
         "late",
         "leader",
-        "log",
         "loser",
         "losers",
         "names",
@@ -241,9 +242,10 @@ class State:
         """A rule broken by an earlier action, found only now (it names that action)."""
         self.stopped: str | None = None
         """Why the game's course cannot be followed further: it depends on unknown cards."""
-        self.ahead: tuple[int, State] | None = None
+        self.ahead: tuple[int, State, list[Event]] | None = None
         """The state one act ahead (the decided trick taken), cached for the step it is for."""
-        self.log: list[str] | None = None
+        self.events: list[Event] = []
+        """What the act being applied caused (handed back, and replaced, by ``apply``)."""
         """Consequences of the act being applied, in words, when a replay listens."""
 
     @property
