@@ -2,41 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator import engine, legal, words
-from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN
-from adjudicator.engine import phase_one_all
-from adjudicator.engine.events import Event
+from adjudicator import engine, legal
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record import Game, RecordError, Scoring, Session
-
-
-@dataclass
-class Step:
-    """One applied (or rejected) action and the table after it."""
-
-    index: int
-    action: str
-    table: TableView
-    happened: list[Event]
-    """The act in its context and what followed from it (see :func:`engine.step`)."""
-    violation: Violation | None = None
-    notes: list[Violation] = field(default_factory=list)
-    """Checks of this action that could not be made (cards nobody knows)."""
-
-    @property
-    def words(self) -> str:
-        """The act in table words (``Bo beats 9♥ with 10♥``), after what it first ended."""
-        return words.act_and_consequences(self.happened, self.table.names)[0]
-
-    @property
-    def events(self) -> list[str]:
-        """What followed from the act by itself: "bounce", "Cai takes the trick", ..."""
-        return words.act_and_consequences(self.happened, self.table.names)[1]
+from adjudicator.table import Step, Table, replay
 
 
 @dataclass
@@ -86,23 +60,16 @@ def legal_texts(state: State) -> list[legal.Form]:
     return legal.forms(engine.legal_actions(state), state.names)
 
 
-def _state_before(game: Game, index: int) -> State:
-    """The state just before action ``index`` (every earlier action applied)."""
-    state = engine.new_state(game)
-    for action in game.actions[:index]:
-        engine.apply(state, action)
-    return state
-
-
 def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> Report:
     """Replay ``game``; stop at the first violation (or after action ``stop``).
 
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
     Raises :class:`RecordError` when the record lacks what the table saw (a
-    dare on an unknown stock that names no card).
+    dare on an unknown stock that names no card).  ``game`` is not changed.
     """
-    state = engine.new_state(game)
+    table = Table.from_game(game)
+    state = table.state
     names = game.players
     report = Report(
         variant=game.variant,
@@ -113,31 +80,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         loser=None,
         start=state.view() if steps else None,
     )
-    if state.stopped is not None:
-        _stopped(report, state, None)
-    check = engine.check
-    apply = engine.apply
     actions = game.actions if stop is None else game.actions[: stop + 1]
-    applied = 0
-    for index, action in enumerate(actions):
-        if state.stopped is not None:
-            break
-        bad = check(state, action)
-        notes: list[Violation] = []
-        if bad is not None:
-            if _rejects(report, state, game, index, bad, steps):
-                break
-            notes.append(bad)
-        if steps:
-            _step(report, state, index, action, notes)
-        else:
-            apply(state, action)
-        applied += 1
-        if state.late is not None:
-            applied = _late(report, state, game)
-            break
-        if state.stopped is not None:
-            _stopped(report, state, index)
+    done = replay(table, actions, steps=steps)
+    report.steps = done.steps
+    report.undetermined = done.undetermined
+    if done.violation is not None:
+        report.violations.append(done.violation)
     if (
         not report.violations
         and state.stopped is None
@@ -145,12 +93,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         and engine.ends_when_window_closes(state)
     ):
         _close_by_silence(state, report, steps)
-    report.applied = applied
+    report.applied = done.applied
     report.finished = state.finished
     report.losers = [names[p] for p in state.losers] if state.finished else []
     report.loser = report.losers[0] if len(report.losers) == 1 else None
     report.out_order = [[names[p] for p in group] for group in state.out_order]
-    report.stopped = report.stopped or state.stopped is not None
+    report.stopped = done.stopped or state.stopped is not None
     if not report.violations and stop is None and not report.stopped:
         claim = _claim_problem(game, report)
         if claim is not None:
@@ -167,74 +115,6 @@ def _close_by_silence(state: State, report: Report, steps: bool) -> None:
         last = report.steps[-1]
         last.happened = [*last.happened, *events]
         last.table = state.view()
-
-
-def _rejects(
-    report: Report, state: State, game: Game, index: int, bad: Violation, steps: bool
-) -> bool:
-    """Note a check that failed or could not be made; True when the replay stops here."""
-    names = game.players
-    action = game.actions[index]
-    bad.index = index
-    bad.player = names[action.player]
-    if bad.invalid:
-        raise RecordError(f"actions[{index}]", bad.message)
-    if bad.rule == "game.stopped":  # the act would pass into a course nobody knows
-        bad.index = index - 1 if index else None
-        bad.player = None
-        report.undetermined.append(bad)
-        report.stopped = True
-        return True
-    if bad.undetermined:
-        report.undetermined.append(bad)
-        return False
-    bad.action = action.text(names)
-    bad.alternatives = legal_texts(state)
-    if state.hidden_anywhere() or UNKNOWN in state.stock:
-        bad.with_unseen = len(engine.unseen_actions(state))
-    report.violations.append(bad)
-    if steps:
-        said = engine.describe(state, action)
-        report.steps.append(Step(index, bad.action, state.view(), said, bad))
-    return True
-
-
-def _step(report: Report, state: State, index: int, action: Action, notes: list[Violation]) -> None:
-    """Apply one action, keeping its words, what it caused and the table after it."""
-    happened = engine.step(state, action)
-    text = action.text(state.names)
-    report.steps.append(Step(index, text, state.view(), happened, None, notes))
-
-
-def _late(report: Report, state: State, game: Game) -> int:
-    """A rule broken earlier found only now (restriction #2): report it at its action."""
-    late = state.late
-    assert late is not None and late.index is not None
-    names = game.players
-    before = _state_before(game, late.index)
-    late.action = game.actions[late.index].text(names)
-    # What was legal there, knowing now that the trick was the last: no sluff by a
-    # player who could still win it.
-    allowed = [
-        a
-        for a in engine.legal_actions(before)
-        if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
-    ]
-    late.alternatives = legal.forms(allowed, names)
-    report.violations.append(late)
-    return late.index
-
-
-def _stopped(report: Report, state: State, index: int | None) -> None:
-    """The course depends on unknown cards: say where it stopped and why."""
-    report.undetermined.append(
-        Violation(
-            "game.stopped",
-            f"The game cannot be followed further: {state.stopped}",
-            index,
-            undetermined=True,
-        )
-    )
 
 
 def _claim_problem(game: Game, report: Report) -> Violation | None:
@@ -334,7 +214,9 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
     previous: Report | None = None
     follows = session.options.first_lead == "previous_loser"
     for number, game in enumerate(session.games):
-        problem = _leader_problem(game, previous, number) if follows else None
+        problem = None
+        if follows:
+            problem, game = _leader_problem(game, previous, number)
         if problem is not None and not problem.undetermined:
             report = Report(game.variant, names, len(game.actions), 0, False, None)
             problem.game = number
@@ -366,36 +248,46 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
     return SessionReport(session.variant, names, reports, scores, extra, per_game)
 
 
-def _leader_problem(game: Game, previous: Report | None, number: int) -> Violation | None:
-    """The Goat treatise, II.D and IV.B: the previous game's Goat leads the next game."""
+def _leader_problem(
+    game: Game, previous: Report | None, number: int
+) -> tuple[Violation | None, Game]:
+    """The Goat treatise, II.D and IV.B: the previous game's Goat leads the next game.
+
+    A game that names no leader is returned as a copy led by that Goat.
+    """
     if previous is None or game.start is not None:
-        return None
+        return None, game
     names = game.players
     if not previous.finished:
         if game.first_leader_given:
-            return None
-        return Violation(
-            "session.first_leader",
-            f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
-            "the record gives no first_leader",
-            undetermined=True,
+            return None, game
+        return (
+            Violation(
+                "session.first_leader",
+                f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
+                "the record gives no first_leader",
+                undetermined=True,
+            ),
+            game,
         )
     if game.first_leader_given:
         assert game.first_leader is not None
         if names[game.first_leader] in previous.losers:
-            return None
-        return Violation(
-            "session.first_leader",
-            f"{names[game.first_leader]} leads game {number}, but the previous game's loser "
-            f"({' or '.join(previous.losers) or 'nobody'}) leads the next game",
+            return None, game
+        return (
+            Violation(
+                "session.first_leader",
+                f"{names[game.first_leader]} leads game {number}, but the previous game's loser "
+                f"({' or '.join(previous.losers) or 'nobody'}) leads the next game",
+            ),
+            game,
         )
     if len(previous.losers) != 1:
         raise RecordError(
             f"games[{number}].first_leader",
             "the previous game had several losers: name the one who leads",
         )
-    game.first_leader = names.index(previous.losers[0])
-    return None
+    return None, dataclasses.replace(game, first_leader=names.index(previous.losers[0]))
 
 
 def _scores_problem(

@@ -425,12 +425,15 @@ def apply(state: State, action: Action) -> list[Event]:
     return events
 
 
-def push(state: State, action: Action) -> list[Event]:
-    """Check and apply; raise :class:`IllegalAction` with the violation if illegal."""
+def push(state: State, action: Action) -> None:
+    """Check and apply; raise :class:`IllegalAction` with the violation if illegal.
+
+    (:meth:`adjudicator.Table.push` does the same and returns what happened.)
+    """
     bad = check(state, action)
     if bad is not None and not bad.undetermined:
         raise IllegalAction(bad)
-    return apply(state, action)
+    apply(state, action)
 
 
 def describe(state: State, action: Action) -> list[Event]:
