@@ -39,20 +39,10 @@ class Report:
         return "illegal" if self.violations else "legal"
 
     def as_json(self, file: str) -> dict[str, Any]:
-        """The contract's ``check --json`` object."""
-        return {
-            "file": file,
-            "status": self.status,
-            "variant": self.variant,
-            "actions": self.actions,
-            "applied": self.applied,
-            "finished": self.finished,
-            "loser": self.loser,
-            "losers": self.losers,
-            "violations": [v.as_json() for v in self.violations],
-            "undetermined": [v.note_json() for v in self.undetermined],
-            "error": None,
-        }
+        """The contract's ``check --json`` object (:class:`service.Verdict`)."""
+        from adjudicator import service
+
+        return service.verdict(file, self).model_dump(mode="json")
 
 
 def legal_texts(state: State) -> list[legal.Form]:
@@ -157,6 +147,9 @@ class SessionReport:
     """Violations of the session as a whole (a wrong scores claim)."""
     points: list[dict[str, int] | None] = field(default_factory=list)
     """Each game's points (None for a game not finished or not legal)."""
+    played: list[Game] = field(default_factory=list)
+    """Each game as replayed: a first leader that follows from the previous game filled in
+    (the session itself is not changed)."""
 
     @property
     def status(self) -> str:
@@ -174,19 +167,10 @@ class SessionReport:
         return [v for game in self.games for v in game.undetermined]
 
     def as_json(self, file: str) -> dict[str, Any]:
-        """The contract's ``check --json`` object for a session."""
-        out: dict[str, Any] = {
-            "file": file,
-            "status": self.status,
-            "variant": self.variant,
-            "games": [g.as_json(file) for g in self.games],
-            "violations": [v.as_json() for v in self.violations],
-            "undetermined": [v.note_json() for v in self.undetermined],
-            "error": None,
-        }
-        if self.scores is not None:
-            out["scores"] = self.scores
-        return out
+        """The ``check --json`` object for a session (:class:`service.SessionVerdict`)."""
+        from adjudicator import service
+
+        return service.verdict(file, self).model_dump(mode="json")
 
 
 def game_points(scoring: Scoring, report: Report, players: tuple[str, ...]) -> dict[str, int]:
@@ -213,6 +197,7 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
     extra: list[Violation] = []
     previous: Report | None = None
     follows = session.options.first_lead == "previous_loser"
+    played: list[Game] = []
     for number, game in enumerate(session.games):
         problem = None
         if follows:
@@ -228,6 +213,7 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
                 report.undetermined.insert(0, problem)
         for v in report.violations + report.undetermined:
             v.game = number
+        played.append(game)
         reports.append(report)
         previous = report
     scores = None
@@ -245,7 +231,7 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
         claim = _scores_problem(session, reports, scores)
         if claim is not None:
             extra.append(claim)
-    return SessionReport(session.variant, names, reports, scores, extra, per_game)
+    return SessionReport(session.variant, names, reports, scores, extra, per_game, played)
 
 
 def _leader_problem(

@@ -38,8 +38,6 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
 
@@ -61,15 +59,23 @@ INSTALL_HINT = "install adjudicator[dask]: pip install 'adjudicator[dask]'"
 BAG_FILE = "<bag>"
 
 
-class ClusterError(click.ClickException):
+class ClusterError(Exception):
     """No cluster to check on (dask missing, a bad address, nobody answering), or a
     batch of records the cluster lost.
 
-    A ``click.ClickException`` so that the command line prints it as one line and
-    exits with status 2 wherever it is raised, even halfway through a run.
+    The library never depends on click: the command line turns this into one line
+    and exit status 2 wherever it is raised, even halfway through a run.
     """
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def format_message(self) -> str:
+        """The one line to show."""
+        return self.message
 
 
 def _distributed() -> Any:

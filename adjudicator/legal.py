@@ -122,22 +122,10 @@ class Position:
         return self.state.deal.what if self.state.deal is not None else ""
 
     def as_json(self) -> dict[str, Any]:
-        """``legal --json``: the position and the legal actions in record form."""
-        state = self.state
-        return {
-            "at": self.at,
-            "actions": self.actions,
-            "finished": state.finished,
-            "loser": state.names[state.loser] if state.loser is not None else None,
-            "to_move": self.movers,
-            "legal": self.legal,
-            "with_unseen": self.with_unseen,
-            "with_unseen_undetermined": [
-                {"action": form, "rule": v.rule, "message": v.message}
-                for form, v in self.with_unseen_unless
-            ],
-            "stopped": self.state.stopped,
-        }
+        """``legal --json``: the position and the legal actions (:class:`service.PositionOut`)."""
+        from adjudicator import service
+
+        return service.PositionOut.of(self).model_dump(mode="json")
 
 
 class Unreachable(Exception):

@@ -6,13 +6,16 @@ rich writes plain text, which is what the snapshot tests record.
 
 from __future__ import annotations
 
+import json
+import textwrap
 from collections.abc import Iterable
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import legal
+from adjudicator import legal, service
 from adjudicator.adjudicate import Report, SessionReport, Step
 from adjudicator.cards import SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
@@ -438,4 +441,70 @@ def position(label: str, where: legal.Position) -> RenderableType:
                 style="dim",
             )
         )
+    return Group(*parts)
+
+
+# --- variants (``adjudicator variants``) --------------------------------------------
+
+
+def variant_list(every: list[service.VariantInfo]) -> Table:
+    """The presets: name, what it is, where its rules are written."""
+    grid = Table(title="Variants", title_justify="left")
+    grid.add_column("name", style="bold", no_wrap=True)
+    grid.add_column("what it is")
+    grid.add_column("source")
+    for each in every:
+        grid.add_row(each.name, each.title, each.source)
+    return grid
+
+
+def _plain(value: object) -> str:
+    """An option value as in a record, without the quotes: ``deal_order``, ``true``, ``5``."""
+    return json.dumps(value).strip('"')
+
+
+def option_grid(every: list[service.VariantInfo]) -> Table:
+    """Every option (rows) against every preset (columns): the values side by side."""
+    grid = Table(
+        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
+    )
+    grid.add_column("option", style="bold", no_wrap=True)
+    for each in every:
+        grid.add_column(each.name, overflow="fold")
+    for i, option in enumerate(every[0].options if every else []):
+        grid.add_row(option.name, *(_plain(each.options[i].value) for each in every))
+    return grid
+
+
+def variant(about: service.VariantInfo, width: int) -> RenderableType:
+    """One preset in full: each option's value, the values it may take, its rule text."""
+    indent = "    "
+
+    def wrapped(text: str, style: str = "") -> Text:
+        return Text(
+            textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent),
+            style=style,
+        )
+
+    parts: list[RenderableType] = [
+        Text.assemble((about.name, "bold"), f": {about.title}"),
+        Text(f"Source: {about.source}"),
+    ]
+    for change in about.by_players:
+        said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in change.changes.items())
+        parts.append(Text(f"With {change.players} players: {said}"))
+    for option in about.options:
+        allowed = option.allowed
+        parts.append(Text(""))
+        parts.append(
+            Text.assemble(
+                (option.name, "bold"),
+                " = ",
+                (json.dumps(option.value), "bold cyan"),
+                (f"   (one of: {allowed})" if " | " in allowed else f"   ({allowed})", "dim"),
+            )
+        )
+        parts.append(wrapped(option.description))
+        if option.cite is not None:
+            parts.append(wrapped(f"In {about.name}: {option.cite}", "cyan"))
     return Group(*parts)

@@ -24,7 +24,7 @@ from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.record import ActionObject, Game, RecordError, load_record
+from adjudicator.record import FORMAT, ActionObject, Game, RecordError, load_record
 from adjudicator.record import _action as _record_action
 
 __all__ = ["IllegalActionError", "Outcome", "Replay", "Step", "Table", "replay"]
@@ -112,7 +112,12 @@ class Table:
         """
         if (deck is None) == (start is None):
             raise ValueError("give a deck or a start position")
-        data: dict[str, Any] = {"variant": variant, "players": list(players), "actions": []}
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "variant": variant,
+            "players": list(players),
+            "actions": [],
+        }
         data.update(record)
         if deck is not None:
             data["deck"] = [c if isinstance(c, str) else _code(c) for c in deck]
@@ -245,7 +250,7 @@ class Table:
         """An independent table in the same position (push on one, the other stays)."""
         state = self.state.clone()
         state.ahead = None
-        state.events = []
+        state.events = ()
         return Table(self.game, state, list(self._history))
 
 
@@ -305,6 +310,7 @@ def replay(
     check = engine.check
     apply = engine.apply
     base = len(history)
+    applied = 0
     for offset, action in enumerate(actions):
         if state.stopped is not None:
             break
@@ -337,14 +343,17 @@ def replay(
             out.steps.append(Step(index, action.text(names), state.view(), happened, None, notes))
         else:
             apply(state, action)
-        history.append(action)
-        out.applied += 1
+        applied += 1
         if state.late is not None:
+            history.extend(actions[:applied])
             out.violation = _late(table, full)
             out.applied = out.violation.index or 0
-            break
+            out.stopped = state.stopped is not None
+            return out
         if state.stopped is not None:
             out.undetermined.append(_stopped(state, index))
+    history.extend(actions[:applied])
+    out.applied = applied
     out.stopped = out.stopped or state.stopped is not None
     return out
 

@@ -12,6 +12,7 @@ the game is followed no further.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from adjudicator.actions import ANY_TIME, Action
 from adjudicator.cards import UNKNOWN, Card, suit
@@ -200,13 +201,13 @@ def _ahead(state: State) -> State:
     return _passed(state)[0]
 
 
-def _passed(state: State) -> tuple[State, list[Event]]:
+def _passed(state: State) -> tuple[State, Sequence[Event]]:
     """The state once the window or optional deal has passed, and what that caused."""
     cached = state.ahead
     if cached is not None and cached[0] == state.steps:
         return cached[1], cached[2]
     other = state.clone()
-    other.events = []
+    other.events = ev.NOTHING
     other.ahead = None
     _pass(other)
     state.ahead = (state.steps, other, other.events)
@@ -230,9 +231,9 @@ def ends_when_window_closes(state: State) -> bool:
 
 def close_window(state: State) -> list[Event]:
     """Close the decided trick's sluffing window: the winner takes it (see above)."""
-    events = state.events = [ev.WindowClosed()]
+    state.events = [ev.WindowClosed()]
     phase_one_all.close(state)
-    return events
+    return list(state.events)
 
 
 def _closes_into_other_state(state: State, action: Action) -> bool:
@@ -408,21 +409,21 @@ def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
     return tuple(sorted(phase_two.pick_cards(state, action.player)))
 
 
-def apply(state: State, action: Action) -> list[Event]:
+def apply(state: State, action: Action) -> Sequence[Event]:
     """Carry out a legal action in place (call :func:`check` first); what followed from it.
 
     The events are the consequences, in order: first what the act ended before it
     was made (the decided trick taken, no low cards shared), then what it caused.
     """
-    events = state.events = []
+    state.events = ev.NOTHING
     if (state.decided is not None or state.deal is not None) and _passes(state, action):
         _pass(state)
         if state.finished or state.stopped is not None:
             state.steps += 1
-            return events
+            return state.events
     _phase(state).apply(state, action)
     state.steps += 1
-    return events
+    return state.events
 
 
 def push(state: State, action: Action) -> None:

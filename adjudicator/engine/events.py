@@ -239,6 +239,14 @@ class GameOver(Event):
     losers: tuple[int, ...]
 
 
+NOTHING: tuple[Event, ...] = ()
+"""What most acts cause by themselves: no list is made for them."""
+
+
 def note(state: State, event: Event) -> None:
     """Keep a consequence of the act being applied; :func:`engine.apply` hands them back."""
-    state.events.append(event)
+    events = state.events
+    if events is NOTHING:
+        state.events = [event]
+    else:
+        events.append(event)  # type: ignore[union-attr]

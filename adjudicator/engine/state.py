@@ -13,6 +13,7 @@ known to be nowhere: a hidden card can only be one of those.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
@@ -242,9 +243,9 @@ class State:
         """A rule broken by an earlier action, found only now (it names that action)."""
         self.stopped: str | None = None
         """Why the game's course cannot be followed further: it depends on unknown cards."""
-        self.ahead: tuple[int, State, list[Event]] | None = None
+        self.ahead: tuple[int, State, Sequence[Event]] | None = None
         """The state one act ahead (the decided trick taken), cached for the step it is for."""
-        self.events: list[Event] = []
+        self.events: list[Event] | tuple[Event, ...] = ()
         """What the act being applied caused (handed back, and replaced, by ``apply``)."""
         """Consequences of the act being applied, in words, when a replay listens."""
 
