@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -197,15 +197,16 @@ def check(
     unknown_limit = FULL_OUTPUT_MAX if total is None else 0
     tally = bulk.Tally()
     found = bulk.Found()
-    if dask_address is not None:
-        results = _on_cluster(dask_address, bulk.sources(paths, found), keep_text=bool(outputs))
-    else:
-        results = bulk.check_all(
-            bulk.sources(paths, found),
-            jobs or os.cpu_count() or 1,
+    results = _cluster_errors(
+        lambda: service.check_paths(
+            paths,
+            found,
+            jobs=jobs or os.cpu_count() or 1,
+            dask=dask_address,
             keep_text=bool(outputs),
             as_json=as_json,
         )
+    )
     try:
         with _progress(err, total, "checking") as advance:
             for checked in results:
@@ -233,18 +234,16 @@ def check(
             out.print(_summary(tally))
         elif err.is_terminal:
             err.print(_summary(tally))
-    if tally.statuses["invalid"] or found.empty:
-        sys.exit(EXIT_INVALID)
-    sys.exit(EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL)
+    sys.exit(service.exit_status(tally, found))
 
 
-def _on_cluster(address: str, sources: Iterator[bulk.Source], keep_text: bool) -> Iterator[Any]:
-    """Check on a Dask cluster; a :class:`cluster.ClusterError` becomes one line, exit 2
-    (wherever it is raised, even halfway through a run)."""
+def _cluster_errors(check: Callable[[], Iterator[bulk.Checked]]) -> Iterator[bulk.Checked]:
+    """A :class:`cluster.ClusterError` becomes one line and exit status 2, wherever it is
+    raised (on connecting, or halfway through a run)."""
     from adjudicator import cluster
 
     try:
-        yield from cluster.check_at(address, sources, keep_text=keep_text)
+        yield from check()
     except cluster.ClusterError as exc:
         error = click.ClickException(exc.message)
         error.exit_code = exc.exit_code

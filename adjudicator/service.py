@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
+from adjudicator import bulk
 from adjudicator import legal as legal_module
 from adjudicator.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
 from adjudicator.engine.violations import Violation
@@ -205,6 +207,36 @@ def check_game(game: Game | Session, file: str = "") -> Verdict | SessionVerdict
     if isinstance(game, Session):
         return SessionVerdict.of(file, adjudicate_session(game))
     return Verdict.of(file, adjudicate(game))
+
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+"""Exit statuses of a check: all legal, any illegal, any invalid (or unreadable)."""
+
+
+def check_paths(
+    paths: Sequence[str],
+    found: bulk.Found,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    keep_text: bool = False,
+    as_json: bool = False,
+) -> Iterator[bulk.Checked]:
+    """Check every record under ``paths`` in input order: on ``jobs`` local processes, or
+    on the Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
+    ``found`` collects the arguments that held no record."""
+    if dask is not None:
+        from adjudicator import cluster
+
+        return cluster.check_at(dask, bulk.sources(paths, found), keep_text=keep_text)
+    return bulk.check_all(bulk.sources(paths, found), jobs, keep_text=keep_text, as_json=as_json)
+
+
+def exit_status(tally: bulk.Tally, found: bulk.Found) -> int:
+    """The status a check ends with, from its verdicts and the arguments that held none."""
+    if tally.statuses["invalid"] or found.empty:
+        return EXIT_INVALID
+    return EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL
 
 
 # --- positions ----------------------------------------------------------------------
