@@ -278,6 +278,9 @@ def _complete(bad: Violation, state: State, action: Action, index: int, full: bo
 # --- the one replay loop ------------------------------------------------------------
 
 
+_NO_NOTES: tuple[Violation, ...] = ()
+
+
 @dataclass
 class Replay:
     """What replaying a record's actions on a table found."""
@@ -314,10 +317,10 @@ def replay(
     for offset, action in enumerate(actions):
         if state.stopped is not None:
             break
-        index = base + offset
         bad = check(state, action)
-        notes: list[Violation] = []
+        notes = _NO_NOTES
         if bad is not None:
+            index = base + offset
             bad.index = index
             bad.player = names[action.player]
             if bad.invalid:
@@ -330,7 +333,7 @@ def replay(
                 break
             if bad.undetermined:
                 out.undetermined.append(bad)
-                notes.append(bad)
+                notes = [bad]
             else:
                 _complete(bad, state, action, index, full)
                 out.violation = bad
@@ -340,7 +343,8 @@ def replay(
                 break
         if steps:
             happened = engine.step(state, action)
-            out.steps.append(Step(index, action.text(names), state.view(), happened, None, notes))
+            text = action.text(names)
+            out.steps.append(Step(base + offset, text, state.view(), happened, None, list(notes)))
         else:
             apply(state, action)
         applied += 1
@@ -351,7 +355,7 @@ def replay(
             out.stopped = state.stopped is not None
             return out
         if state.stopped is not None:
-            out.undetermined.append(_stopped(state, index))
+            out.undetermined.append(_stopped(state, base + offset))
     history.extend(actions[:applied])
     out.applied = applied
     out.stopped = out.stopped or state.stopped is not None

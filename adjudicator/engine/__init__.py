@@ -174,6 +174,8 @@ def _begin(state: State, leader: int) -> None:
 # a deal says there was none).  Such an act is judged in the state after that end.
 
 
+_NOTHING = ev.NOTHING
+
 ANOTHER_ACT = Action(0, "play")
 """Any act that is neither a sluff nor a deal: what ends a window or an optional deal."""
 
@@ -415,13 +417,16 @@ def apply(state: State, action: Action) -> Sequence[Event]:
     The events are the consequences, in order: first what the act ended before it
     was made (the decided trick taken, no low cards shared), then what it caused.
     """
-    state.events = ev.NOTHING
+    state.events = _NOTHING
     if (state.decided is not None or state.deal is not None) and _passes(state, action):
         _pass(state)
         if state.finished or state.stopped is not None:
             state.steps += 1
             return state.events
-    _phase(state).apply(state, action)
+    if state.phase == PHASE_TWO and state.deal is None:  # most acts: no call to _phase
+        phase_two.apply(state, action)
+    else:
+        _phase(state).apply(state, action)
     state.steps += 1
     return state.events
 

@@ -6,12 +6,14 @@ a trick taken, phase one ending and why, the trump card turned, a player out);
 made (a lead, a reply to a card, a tie broken).  They hold seats and cards,
 never words: :mod:`adjudicator.words` says them in table language, for the
 terminal, the HTML and the page alike.
+
+Each event is an immutable named tuple (cheap to make: the engine makes one
+at nearly every trick); two events are equal only when they are of one kind.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adjudicator.cards import Card
 
@@ -19,88 +21,76 @@ if TYPE_CHECKING:
     from adjudicator.engine.state import State
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened at the table."""
-
-
-@dataclass(frozen=True, slots=True)
-class Act(Event):
-    """The act a player made, in its context (what :func:`engine.describe` returns)."""
-
-    player: int
-
-
 # --- acts ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Played(Act):
+class Played(NamedTuple):
     """A play; ``how`` is ``lead``, ``to`` (a reply to ``against``), ``again`` (to break a
     tie), ``beat`` (phase two: ``cards`` beat ``against``), ``to_lead`` (another act where a
     lead is due, said as a play) or empty (a play to the round)."""
 
+    player: int
     cards: tuple[Card, ...]
     how: str = ""
     against: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Dared(Act):
+class Dared(NamedTuple):
     """A dare: the stock's top card turned and played (``card`` None: nothing to show)."""
 
+    player: int
     card: Card | None
     how: str = ""
     against: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Picked(Act):
+class Picked(NamedTuple):
     """A pick-up of ``cards`` (None: there was nothing on the table to pick up)."""
 
+    player: int
     cards: tuple[Card, ...] | None
     phase: int
 
 
-@dataclass(frozen=True, slots=True)
-class Sluffed(Act):
+class Sluffed(NamedTuple):
+    player: int
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Took(Act):
+class Took(NamedTuple):
     """The winner takes the trick (the act ``take``), ``count`` cards."""
 
+    player: int
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class SetAside(Act):
+class SetAside(NamedTuple):
     """Three trumps shown and set aside (Mas)."""
 
+    player: int
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Exchanged(Act):
+class Exchanged(NamedTuple):
     """A card exchanged for the turned-up trump ``under`` (None: it is not known)."""
 
+    player: int
     cards: tuple[Card, ...]
     under: Card | None
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt(Act):
+class Dealt(NamedTuple):
     """A shuffle dealt out: ``what`` (the low cards, the tied trick) in ``shares``."""
 
+    player: int
     what: str
     shares: tuple[tuple[int, tuple[Card, ...]], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class OtherAct(Act):
+class OtherAct(NamedTuple):
     """An act with no words of its own in this phase (a rejected one, as a rule)."""
 
+    player: int
     act: str
     cards: tuple[Card, ...]
     phase: int
@@ -109,8 +99,7 @@ class OtherAct(Act):
 # --- consequences -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class PhaseOneEnds(Event):
+class PhaseOneEnds(NamedTuple):
     """Phase one is over; ``why`` says the rule, ``players`` who it is about.
 
     ``why``: ``all_played``, ``stock_used``, ``two_cards``, ``no_card_round``,
@@ -122,8 +111,7 @@ class PhaseOneEnds(Event):
     players: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Tie(Event):
+class Tie(NamedTuple):
     """``players`` tie with ``ranks`` and play again (or take their cards back)."""
 
     players: tuple[int, ...]
@@ -131,15 +119,13 @@ class Tie(Event):
     take_back: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TrickWon(Event):
+class TrickWon(NamedTuple):
     """The trick is decided; its sluffing window is open."""
 
     winner: int
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTaken(Event):
+class TrickTaken(NamedTuple):
     """The winner takes ``count`` cards (``leads``: and leads, said where two play)."""
 
     winner: int
@@ -147,35 +133,29 @@ class TrickTaken(Event):
     leads: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RestDealt(Event):
+class RestDealt(NamedTuple):
     """Tied cards back to hand, the rest dealt lowest first (Koira)."""
 
     shares: tuple[tuple[int, tuple[Card, ...]], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TieOut(Event):
+class TieOut(NamedTuple):
     """A tied player has no card to play again: the trick is shuffled and shared out."""
 
 
-@dataclass(frozen=True, slots=True)
-class NoLowCards(Event):
+class NoLowCards(NamedTuple):
     """An optional deal of the low cards did not happen: none were shared."""
 
 
-@dataclass(frozen=True, slots=True)
-class WindowClosed(Event):
+class WindowClosed(NamedTuple):
     """The record ends in a sluffing window: nobody sluffed more."""
 
 
-@dataclass(frozen=True, slots=True)
-class Bounce(Event):
+class Bounce(NamedTuple):
     leader: int
 
 
-@dataclass(frozen=True, slots=True)
-class Leads(Event):
+class Leads(NamedTuple):
     """``player`` leads; ``how``: ``next`` (after a pick), ``again`` (after a deal), ``empty``
     (the table is empty), ``phase_two`` (phase two begins) or empty."""
 
@@ -183,60 +163,118 @@ class Leads(Event):
     how: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class LeadsInstead(Event):
+class LeadsInstead(NamedTuple):
     """``holder`` holds only the highest trump, so ``leader`` leads instead."""
 
     holder: int
     leader: int
 
 
-@dataclass(frozen=True, slots=True)
-class UnfinishedTrick(Event):
+class UnfinishedTrick(NamedTuple):
     """The unfinished trick of phase one: dealt out by ``dealer``, or (None) taken back."""
 
     dealer: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpRevealed(Event):
+class TrumpRevealed(NamedTuple):
     """The trump card (UNKNOWN when not written down) and the trump suit (None: unknown)."""
 
     card: Card
     trump: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class LowCardsShared(Event):
+class LowCardsShared(NamedTuple):
     """``players`` hold fewer than ``threshold`` cards: the low cards are shared out."""
 
     players: tuple[int, ...]
     threshold: int
 
 
-@dataclass(frozen=True, slots=True)
-class Out(Event):
+class Out(NamedTuple):
     """``player`` has no cards left: out, unless the avstickshög lasts (``reserve``)."""
 
     player: int
     reserve: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class TrickLeaves(Event):
+class TrickLeaves(NamedTuple):
     """Phase two: the trick is complete and leaves the game."""
 
 
-@dataclass(frozen=True, slots=True)
-class WithoutCards(Event):
+class WithoutCards(NamedTuple):
     """``players`` start phase two without cards (and lose)."""
 
     players: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
+class GameOver(NamedTuple):
     losers: tuple[int, ...]
+
+
+ACTS = (Played, Dared, Picked, Sluffed, Took, SetAside, Exchanged, Dealt, OtherAct)
+"""What :func:`engine.describe` returns: the act a player made, in its context."""
+CONSEQUENCES = (
+    PhaseOneEnds,
+    Tie,
+    TrickWon,
+    TrickTaken,
+    RestDealt,
+    TieOut,
+    NoLowCards,
+    WindowClosed,
+    Bounce,
+    Leads,
+    LeadsInstead,
+    UnfinishedTrick,
+    TrumpRevealed,
+    LowCardsShared,
+    Out,
+    TrickLeaves,
+    WithoutCards,
+    GameOver,
+)
+"""What :func:`engine.apply` returns: what followed from an act by itself."""
+
+Act = Played | Dared | Picked | Sluffed | Took | SetAside | Exchanged | Dealt | OtherAct
+Event = (
+    Act
+    | PhaseOneEnds
+    | Tie
+    | TrickWon
+    | TrickTaken
+    | RestDealt
+    | TieOut
+    | NoLowCards
+    | WindowClosed
+    | Bounce
+    | Leads
+    | LeadsInstead
+    | UnfinishedTrick
+    | TrumpRevealed
+    | LowCardsShared
+    | Out
+    | TrickLeaves
+    | WithoutCards
+    | GameOver
+)
+
+
+def _eq(self: Any, other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+
+def _ne(self: Any, other: object) -> bool:
+    return not _eq(self, other)
+
+
+def _hash(self: Any) -> int:
+    return hash((type(self).__name__, tuple(self)))
+
+
+for _kind in (*ACTS, *CONSEQUENCES):
+    _kind.__eq__ = _eq  # type: ignore[method-assign,assignment]
+    _kind.__ne__ = _ne  # type: ignore[method-assign,assignment]
+    _kind.__hash__ = _hash  # type: ignore[method-assign,assignment]
 
 
 NOTHING: tuple[Event, ...] = ()
