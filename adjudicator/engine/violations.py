@@ -31,34 +31,6 @@ class Violation:
     with_unseen: int = 0
     """How many more actions would be legal with a card nobody has seen (``??``)."""
 
-    def as_json(self) -> dict[str, object]:
-        """The contract's violation object (plus ``legal``; ``game`` in a session)."""
-        out: dict[str, object] = {
-            "index": self.index,
-            "player": self.player,
-            "action": self.action,
-            "rule": self.rule,
-            "message": self.message,
-            "legal": self.alternatives,
-        }
-        if self.with_unseen:
-            out["with_unseen"] = self.with_unseen
-        if self.game is not None:
-            out["game"] = self.game
-        return out
-
-    def note_json(self) -> dict[str, object]:
-        """The contract's ``undetermined`` entry: which check could not be made, and why."""
-        out: dict[str, object] = {
-            "index": self.index,
-            "player": self.player,
-            "rule": self.rule,
-            "message": self.message,
-        }
-        if self.game is not None:
-            out["game"] = self.game
-        return out
-
 
 class IllegalAction(Exception):
     """Raised by :func:`adjudicator.engine.push` for an action that fails ``check``."""
