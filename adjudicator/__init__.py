@@ -12,15 +12,19 @@ from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.cards import Card, card_code, card_text, parse_card
 from adjudicator.record import Game, RecordError, load_record
 from adjudicator.rules import PRESETS, RuleOptions, find_variant
+from adjudicator.table import IllegalActionError, Outcome, Table
 
 __all__ = [
     "PRESETS",
     "Action",
     "Card",
     "Game",
+    "IllegalActionError",
+    "Outcome",
     "RecordError",
     "Report",
     "RuleOptions",
+    "Table",
     "__version__",
     "adjudicate",
     "card_code",

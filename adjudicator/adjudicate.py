@@ -6,27 +6,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator import engine, legal
-from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN
-from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record import Game, RecordError, Scoring, Session
-
-
-@dataclass
-class Step:
-    """One applied (or rejected) action and the table after it."""
-
-    index: int
-    action: str
-    words: str
-    table: TableView
-    violation: Violation | None = None
-    events: list[str] = field(default_factory=list)
-    """What followed from the act by itself: "bounce", "Cai takes the trick", ..."""
-    notes: list[Violation] = field(default_factory=list)
-    """Checks of this action that could not be made (cards nobody knows)."""
+from adjudicator.table import Step, Table, replay
 
 
 @dataclass
@@ -55,33 +38,15 @@ class Report:
         return "illegal" if self.violations else "legal"
 
     def as_json(self, file: str) -> dict[str, Any]:
-        """The contract's ``check --json`` object."""
-        return {
-            "file": file,
-            "status": self.status,
-            "variant": self.variant,
-            "actions": self.actions,
-            "applied": self.applied,
-            "finished": self.finished,
-            "loser": self.loser,
-            "losers": self.losers,
-            "violations": [v.as_json() for v in self.violations],
-            "undetermined": [v.note_json() for v in self.undetermined],
-            "error": None,
-        }
+        """The contract's ``check --json`` object (:class:`service.Verdict`)."""
+        from adjudicator import service
+
+        return service.verdict(file, self).model_dump(mode="json")
 
 
 def legal_texts(state: State) -> list[legal.Form]:
     """The legal actions now, as written in a record (deals in their object form)."""
     return legal.forms(engine.legal_actions(state), state.names)
-
-
-def _state_before(game: Game, index: int) -> State:
-    """The state just before action ``index`` (every earlier action applied)."""
-    state = engine.new_state(game)
-    for action in game.actions[:index]:
-        engine.apply(state, action)
-    return state
 
 
 def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> Report:
@@ -90,9 +55,10 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
     Raises :class:`RecordError` when the record lacks what the table saw (a
-    dare on an unknown stock that names no card).
+    dare on an unknown stock that names no card).  ``game`` is not changed.
     """
-    state = engine.new_state(game)
+    table = Table.from_game(game)
+    state = table.state
     names = game.players
     report = Report(
         variant=game.variant,
@@ -103,31 +69,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         loser=None,
         start=state.view() if steps else None,
     )
-    if state.stopped is not None:
-        _stopped(report, state, None)
-    check = engine.check
-    apply = engine.apply
     actions = game.actions if stop is None else game.actions[: stop + 1]
-    applied = 0
-    for index, action in enumerate(actions):
-        if state.stopped is not None:
-            break
-        bad = check(state, action)
-        notes: list[Violation] = []
-        if bad is not None:
-            if _rejects(report, state, game, index, bad, steps):
-                break
-            notes.append(bad)
-        if steps:
-            _step(report, state, index, action, notes)
-        else:
-            apply(state, action)
-        applied += 1
-        if state.late is not None:
-            applied = _late(report, state, game)
-            break
-        if state.stopped is not None:
-            _stopped(report, state, index)
+    done = replay(table, actions, steps=steps)
+    report.steps = done.steps
+    report.undetermined = done.undetermined
+    if done.violation is not None:
+        report.violations.append(done.violation)
     if (
         not report.violations
         and state.stopped is None
@@ -135,12 +82,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         and engine.ends_when_window_closes(state)
     ):
         _close_by_silence(state, report, steps)
-    report.applied = applied
+    report.applied = done.applied
     report.finished = state.finished
     report.losers = [names[p] for p in state.losers] if state.finished else []
     report.loser = report.losers[0] if len(report.losers) == 1 else None
     report.out_order = [[names[p] for p in group] for group in state.out_order]
-    report.stopped = report.stopped or state.stopped is not None
+    report.stopped = done.stopped or state.stopped is not None
     if not report.violations and stop is None and not report.stopped:
         claim = _claim_problem(game, report)
         if claim is not None:
@@ -152,86 +99,11 @@ def _close_by_silence(state: State, report: Report, steps: bool) -> None:
     """The record ends in the last trick's sluffing window: nobody sluffed more, so the
     winner took it and the game ended (pagat.com, 'All Players play to Each Trick in
     Phase One': one more opportunity to sluff, then phase one is over)."""
-    if steps:
-        state.log = []
-    engine.close_window(state)
+    events = engine.close_window(state)
     if steps and report.steps:
         last = report.steps[-1]
-        last.events += ["nobody sluffs more", *(state.log or [])]
+        last.happened = [*last.happened, *events]
         last.table = state.view()
-        state.log = None
-
-
-def _rejects(
-    report: Report, state: State, game: Game, index: int, bad: Violation, steps: bool
-) -> bool:
-    """Note a check that failed or could not be made; True when the replay stops here."""
-    names = game.players
-    action = game.actions[index]
-    bad.index = index
-    bad.player = names[action.player]
-    if bad.invalid:
-        raise RecordError(f"actions[{index}]", bad.message)
-    if bad.rule == "game.stopped":  # the act would pass into a course nobody knows
-        bad.index = index - 1 if index else None
-        bad.player = None
-        report.undetermined.append(bad)
-        report.stopped = True
-        return True
-    if bad.undetermined:
-        report.undetermined.append(bad)
-        return False
-    bad.action = action.text(names)
-    bad.alternatives = legal_texts(state)
-    if state.hidden_anywhere() or UNKNOWN in state.stock:
-        bad.with_unseen = len(engine.unseen_actions(state))
-    report.violations.append(bad)
-    if steps:
-        words = engine.narrate(state, action)
-        report.steps.append(Step(index, bad.action, words, state.view(), bad))
-    return True
-
-
-def _step(report: Report, state: State, index: int, action: Action, notes: list[Violation]) -> None:
-    """Apply one action, keeping its words, what it caused and the table after it."""
-    words = engine.narrate(state, action)
-    state.log = []
-    engine.apply(state, action)
-    events = state.log
-    state.log = None
-    text = action.text(state.names)
-    report.steps.append(Step(index, text, words, state.view(), None, events, notes))
-
-
-def _late(report: Report, state: State, game: Game) -> int:
-    """A rule broken earlier found only now (restriction #2): report it at its action."""
-    late = state.late
-    assert late is not None and late.index is not None
-    names = game.players
-    before = _state_before(game, late.index)
-    late.action = game.actions[late.index].text(names)
-    # What was legal there, knowing now that the trick was the last: no sluff by a
-    # player who could still win it.
-    allowed = [
-        a
-        for a in engine.legal_actions(before)
-        if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
-    ]
-    late.alternatives = legal.forms(allowed, names)
-    report.violations.append(late)
-    return late.index
-
-
-def _stopped(report: Report, state: State, index: int | None) -> None:
-    """The course depends on unknown cards: say where it stopped and why."""
-    report.undetermined.append(
-        Violation(
-            "game.stopped",
-            f"The game cannot be followed further: {state.stopped}",
-            index,
-            undetermined=True,
-        )
-    )
 
 
 def _claim_problem(game: Game, report: Report) -> Violation | None:
@@ -294,19 +166,10 @@ class SessionReport:
         return [v for game in self.games for v in game.undetermined]
 
     def as_json(self, file: str) -> dict[str, Any]:
-        """The contract's ``check --json`` object for a session."""
-        out: dict[str, Any] = {
-            "file": file,
-            "status": self.status,
-            "variant": self.variant,
-            "games": [g.as_json(file) for g in self.games],
-            "violations": [v.as_json() for v in self.violations],
-            "undetermined": [v.note_json() for v in self.undetermined],
-            "error": None,
-        }
-        if self.scores is not None:
-            out["scores"] = self.scores
-        return out
+        """The ``check --json`` object for a session (:class:`service.SessionVerdict`)."""
+        from adjudicator import service
+
+        return service.verdict(file, self).model_dump(mode="json")
 
 
 def game_points(scoring: Scoring, report: Report, players: tuple[str, ...]) -> dict[str, int]:

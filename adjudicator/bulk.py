@@ -113,31 +113,24 @@ class Checked:
         """``legal``, ``illegal`` or ``invalid``."""
         return "invalid" if self.report is None else self.report.status
 
+    def verdict_args(self) -> tuple[str, AnyReport | None, str | None, int | None]:
+        """What :func:`service.verdict` needs: file, report, error, line."""
+        return self.file, self.report, self.error, self.line
+
     def as_json(self) -> dict[str, Any]:
         """The contract's ``check --json`` object, plus ``line`` for JSON Lines records."""
-        out = result_json(self.file, self.report, self.error)
-        if self.line is not None:
-            out["line"] = self.line
-        return out
+        from adjudicator import service
+
+        return service.verdict(self.file, self.report, self.error, self.line).model_dump(
+            mode="json"
+        )
 
 
 def result_json(file: str, report: AnyReport | None, error: str | None) -> dict[str, Any]:
     """The contract's ``check --json`` object for one record (or session)."""
-    if report is not None:
-        return report.as_json(file)
-    return {
-        "file": file,
-        "status": "invalid",
-        "variant": None,
-        "actions": None,
-        "applied": 0,
-        "finished": False,
-        "loser": None,
-        "losers": [],
-        "violations": [],
-        "undetermined": [],
-        "error": error,
-    }
+    from adjudicator import service
+
+    return service.verdict(file, report, error).model_dump(mode="json")
 
 
 # --- reading one record -------------------------------------------------------
@@ -475,7 +468,9 @@ def check_source(
     """
     checked = _check(source, keep_text, max_size)
     if as_json:
-        checked.json_line = json_line(checked.as_json())
+        from adjudicator import service
+
+        checked.json_line = service.dumps(service.verdict(*checked.verdict_args()))
     return checked
 
 

@@ -91,6 +91,21 @@ def card_text(card: Card) -> str:
     return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
 
 
+RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
+"""Ranks said as words at the table (the others as numbers)."""
+
+
+def rank_word(r: int) -> str:
+    """``7`` or ``queen``: a rank as said at the table."""
+    return RANK_WORDS.get(r, str(r))
+
+
+def a_rank(r: int) -> str:
+    """``a 7``, ``an 8``, ``an ace``: one card of a rank, as said at the table."""
+    word = rank_word(r)
+    return ("an " if word in ("8", "ace") else "a ") + word
+
+
 def cards_text(cards: Iterable[Card]) -> str:
     """Several cards in table form, separated by spaces."""
     return " ".join(card_text(c) for c in cards)

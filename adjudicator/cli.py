@@ -6,22 +6,19 @@ ends as one line and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import signal
 import stat
 import sys
 import tempfile
-import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import click
-from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -34,7 +31,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, export, legal, limits, render, samples
+from adjudicator import bulk, export, legal, limits, render, samples, service
 from adjudicator import explain as explaining
 from adjudicator import simulate as simulation
 from adjudicator._version import __version__
@@ -389,30 +386,25 @@ def _check_run(
     unknown_limit = FULL_OUTPUT_MAX if total is None else 0
     tally = bulk.Tally()
     found = bulk.Found()
-    if dask_address is not None:
-        from adjudicator import cluster
-
-        results = cluster.check_at(
-            dask_address,
-            bulk.sources(paths, found, max_size),
-            keep_text=bool(outputs),
-            max_size=max_size,
-        )
-    else:
-        results = bulk.check_all(
-            bulk.sources(paths, found, max_size),
-            bulk.workers(jobs, total),
+    results = _cluster_errors(
+        lambda: service.check_paths(
+            paths,
+            found,
+            jobs=jobs,
+            dask=dask_address,
+            records=total,
             keep_text=bool(outputs),
             as_json=as_json,
             max_size=max_size,
         )
+    )
     with closing(results), _progress(err, total, "checking") as advance:
         for checked in results:
             tally.add(checked)
             if as_json:
                 line = checked.json_line
                 if line is None:
-                    line = bulk.json_line(checked.as_json())
+                    line = service.dumps(service.verdict(*checked.verdict_args()))
                 click.echo(line)
             elif checked.report is None:
                 out.print(render.invalid(checked.label, checked.error or ""))
@@ -431,9 +423,20 @@ def _check_run(
             out.print(_summary(tally))
         elif err.is_terminal:
             err.print(_summary(tally))
-    if tally.statuses["invalid"] or found.empty:
-        sys.exit(EXIT_INVALID)
-    sys.exit(EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL)
+    sys.exit(service.exit_status(tally, found))
+
+
+def _cluster_errors(
+    check: Callable[[], Iterator[bulk.Checked]],
+) -> Generator[bulk.Checked, None, None]:
+    """A :class:`cluster.ClusterError` becomes one line and exit status 2, wherever it is
+    raised (on connecting, or halfway through a run)."""
+    from adjudicator import cluster
+
+    try:
+        yield from check()
+    except cluster.ClusterError as exc:
+        _mistake(exc.message)
 
 
 def _one_line(text: str) -> str:
@@ -725,7 +728,7 @@ def legal_command(
         out.print(render.violation(v))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
-        click.echo(json.dumps({"file": label, **where.as_json()}, ensure_ascii=False))
+        click.echo(service.dumps(service.PositionOut.of(where, label)))
         return
     _console().print(render.position(label, where))
 
@@ -756,19 +759,14 @@ def explain(topic: str | None) -> None:
     if topic is None:
         out.print(explaining.rule_list())
         return
-    if topic in catalog.RULES:
-        out.print(explaining.rule(catalog.RULES[topic]))
-    elif topic in RuleOptions.model_fields:
-        out.print(explaining.option(topic))
+    try:
+        about = service.explain(topic)
+    except service.UnknownTopic as exc:
+        _mistake(str(exc))
+    if isinstance(about, service.RuleExplanation):
+        out.print(explaining.rule(about))
     else:
-        near = difflib.get_close_matches(
-            topic, [*catalog.RULES, *RuleOptions.model_fields], n=3, cutoff=0.6
-        )
-        hint = f"; did you mean {' or '.join(near)}?" if near else ""
-        _mistake(
-            f"explain: {topic!r} is neither a rule id nor a rule option{hint} "
-            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
-        )
+        out.print(explaining.option(about))
 
 
 @main.command()
@@ -783,88 +781,20 @@ def variants(name: str | None) -> None:
     """
     out = _console()
     if name is None:
-        out.print(_variant_list())
-        out.print(_option_grid())
+        every = service.variants()
+        out.print(render.variant_list(every))
+        out.print(render.option_grid(every))
         out.print(
             "Run 'adjudicator variants NAME' for each option's rule and source. "
             'A record may override any option in its "options".'
         )
         return
     try:
-        preset = find_variant(name)
-    except KeyError as exc:
-        _console(stderr=True).print(f"variant: {exc.args[0]}", highlight=False, markup=False)
+        about = service.variant(name)
+    except service.UnknownTopic as exc:
+        _console(stderr=True).print(f"variant: {exc}", highlight=False, markup=False)
         sys.exit(EXIT_INVALID)
-    out.print(Text.assemble((preset.name, "bold"), f": {preset.title}"))
-    out.print(Text(f"Source: {preset.source}"))
-    for (low, high), changes in preset.by_players.items():
-        players = f"{low}" if low == high else f"{low}-{high}"
-        said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in changes.items())
-        out.print(Text(f"With {players} players: {said}"))
-    values = preset.options.model_dump()
-    for option, allowed, description in RuleOptions.describe():
-        out.print()
-        out.print(
-            Text.assemble(
-                (option, "bold"),
-                " = ",
-                (json.dumps(values[option]), "bold cyan"),
-                (f"   (one of: {allowed})" if " | " in allowed else f"   ({allowed})", "dim"),
-            )
-        )
-        indent = "    "
-        out.print(
-            textwrap.fill(
-                description,
-                out.width,
-                initial_indent=indent,
-                subsequent_indent=indent,
-            ),
-            markup=False,
-            highlight=False,
-        )
-        if option in preset.cites:
-            out.print(
-                textwrap.fill(
-                    f"In {preset.name}: {preset.cites[option]}",
-                    out.width,
-                    initial_indent=indent,
-                    subsequent_indent=indent,
-                ),
-                markup=False,
-                highlight=False,
-                style="cyan",
-            )
-
-
-def _variant_list() -> Table:
-    """The presets: name, what it is, where its rules are written."""
-    grid = Table(title="Variants", title_justify="left")
-    grid.add_column("name", style="bold", no_wrap=True)
-    grid.add_column("what it is")
-    grid.add_column("source")
-    for preset in PRESETS.values():
-        grid.add_row(preset.name, preset.title, preset.source)
-    return grid
-
-
-def _option_grid() -> Table:
-    """Every option (rows) against every preset (columns): the values side by side."""
-    grid = Table(
-        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
-    )
-    grid.add_column("option", style="bold", no_wrap=True)
-    for preset in PRESETS.values():
-        grid.add_column(preset.name, overflow="fold")
-    dumps = [preset.options.model_dump() for preset in PRESETS.values()]
-    for option, _, _ in RuleOptions.describe():
-        grid.add_row(option, *(_plain(values[option]) for values in dumps))
-    return grid
-
-
-def _plain(value: object) -> str:
-    """An option value as in a record, without the quotes: ``deal_order``, ``true``, ``5``."""
-    return json.dumps(value).strip('"')
+    out.print(render.variant(about, out.width))
 
 
 @main.command()

@@ -40,8 +40,6 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
 from adjudicator.limits import MAX_RECORD_SIZE
@@ -67,15 +65,23 @@ LOCAL_LOG_LEVEL = "DASK_LOGGING__DISTRIBUTED"
 """The environment variable that sets the log level of distributed, read by every process."""
 
 
-class ClusterError(click.ClickException):
+class ClusterError(Exception):
     """No cluster to check on (dask missing, a bad address, nobody answering), or a
     batch of records the cluster lost.
 
-    A ``click.ClickException`` so that the command line prints it as one line and
-    exits with status 2 wherever it is raised, even halfway through a run.
+    The library never depends on click: the command line turns this into one line
+    and exit status 2 wherever it is raised, even halfway through a run.
     """
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def format_message(self) -> str:
+        """The one line to show."""
+        return self.message
 
 
 def _distributed() -> Any:
@@ -273,7 +279,7 @@ def _submit(
             run.append(item)
             continue
         if run:
-            future = client.submit(check_batch, run, keep_text, pure=False)
+            future: Any = client.submit(check_batch, run, keep_text, pure=False)
             future.records = (run[0].label, run[-1].label)  # to name them if the batch is lost
             yield future
             run = []

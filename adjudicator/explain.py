@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any, get_args, get_origin
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -18,7 +18,9 @@ from adjudicator import samples
 from adjudicator.record import RecordError
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
-from adjudicator.rules.presets import PRESETS
+
+if TYPE_CHECKING:
+    from adjudicator.service import OptionExplanation, RuleExplanation
 
 WIDTH = 96
 
@@ -80,21 +82,19 @@ def _sample_line(name: str) -> Text:
     return out
 
 
-def rule(entry: catalog.Rule) -> RenderableType:
+def rule(entry: RuleExplanation) -> RenderableType:
     """A rule id: what it checks, its sources, the options that change it, a sample."""
     parts: list[RenderableType] = [
-        Text.assemble((entry.id, "bold"), "  ", (_group_title(entry.group), "dim")),
+        Text.assemble((entry.id, "bold"), "  ", (entry.group_title, "dim")),
         Text("What it checks:", style="bold"),
-        _wrap(entry.checks.replace("`", "") + "."),
+        _wrap(entry.checks + "."),
         Text("Where the rule is written:", style="bold"),
     ]
-    parts.extend(_wrap(str(c)) for c in entry.sources)
-    for key in dict.fromkeys(c.source for c in entry.sources):
-        source = catalog.SOURCES[key]
-        if key != "contract":
-            line = _wrap(f"{source.cite}: '{source.title}', {source.address}", "    ")
-            line.stylize("dim")
-            parts.append(line)
+    parts.extend(_wrap(c) for c in entry.sources)
+    for text in entry.texts:
+        line = _wrap(text, "    ")
+        line.stylize("dim")
+        parts.append(line)
     parts.append(Text("Options that change it:", style="bold"))
     if entry.options:
         for name in entry.options:
@@ -109,33 +109,24 @@ def rule(entry: catalog.Rule) -> RenderableType:
     return Group(*parts)
 
 
-def _group_title(key: str) -> str:
-    for group in catalog.GROUPS:
-        if group.key == key:
-            return group.title.replace("`", "")
-    return key
-
-
-def option(name: str) -> RenderableType:
+def option(about: OptionExplanation) -> RenderableType:
     """A rule option: meaning, values, default, value in each variant, rules it changes."""
-    field = RuleOptions.model_fields[name]
+    name = about.name
     parts: list[RenderableType] = [
-        Text.assemble((name, "bold"), "  ", (f"({allowed(name)})", "dim")),
-        _wrap(field.description or ""),
-        Text.assemble(("Default: ", "bold"), _value(field.default)),
+        Text.assemble((name, "bold"), "  ", (f"({about.allowed})", "dim")),
+        _wrap(about.description),
+        Text.assemble(("Default: ", "bold"), _value(about.default)),
     ]
     grid = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     grid.add_column("variant")
     grid.add_column("value")
-    for preset in PRESETS.values():
-        shown = _value(getattr(preset.options, name))
-        for (low, high), changes in preset.by_players.items():
-            if name in changes:
-                players = f"{low}" if low == high else f"{low}-{high}"
-                shown += f"; {_value(changes[name])} with {players} players"
-        grid.add_row(preset.name, shown)
+    for each in about.by_variant:
+        shown = _value(each.value)
+        for players, value in each.by_players.items():
+            shown += f"; {_value(value)} with {players} players"
+        grid.add_row(each.variant, shown)
     parts += [Text("In each variant:", style="bold"), grid]
-    rules = [r.id for r in catalog.RULES.values() if name in r.options]
+    rules = about.rules
     parts.append(Text("Rules it changes:", style="bold"))
     parts.append(
         _wrap(", ".join(rules))
@@ -143,7 +134,7 @@ def option(name: str) -> RenderableType:
         else _wrap("no single rule id: it decides how play goes on (whose turn, what is due)")
     )
     parts.append(
-        Text(f'A record sets it in "options": {{"{name}": {_value(field.default)}}}', style="dim")
+        Text(f'A record sets it in "options": {{"{name}": {_value(about.default)}}}', style="dim")
     )
     return Group(*parts)
 

@@ -21,7 +21,8 @@ from adjudicator import engine
 from adjudicator.actions import Action
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
-from adjudicator.record import Game, RecordError
+from adjudicator.record import Game
+from adjudicator.table import Table, replay
 
 Form = str | dict[str, Any]
 """An action as written in a record: a string, or an object (deals)."""
@@ -104,22 +105,10 @@ class Position:
         return self.state.deal.what if self.state.deal is not None else ""
 
     def as_json(self) -> dict[str, Any]:
-        """``legal --json``: the position and the legal actions in record form."""
-        state = self.state
-        return {
-            "at": self.at,
-            "actions": self.actions,
-            "finished": state.finished,
-            "loser": state.names[state.loser] if state.loser is not None else None,
-            "to_move": self.movers,
-            "legal": self.legal,
-            "with_unseen": self.with_unseen,
-            "with_unseen_undetermined": [
-                {"action": form, "rule": v.rule, "message": v.message}
-                for form, v in self.with_unseen_unless
-            ],
-            "stopped": self.state.stopped,
-        }
+        """``legal --json``: the position and the legal actions (:class:`service.PositionOut`)."""
+        from adjudicator import service
+
+        return service.PositionOut.of(self).model_dump(mode="json")
 
 
 class Unreachable(Exception):
@@ -139,26 +128,12 @@ def position(game: Game, at: int | None = None) -> Position:
     stop = len(game.actions) if at is None else at
     if not 0 <= stop <= len(game.actions):
         raise ValueError(f"position {stop} is not in 0-{len(game.actions)}")
-    state = engine.new_state(game)
+    table = Table.from_game(game)
+    done = replay(table, game.actions[:stop], full=False)
+    if done.violation is not None:
+        raise Unreachable(done.violation)
+    state = table.state
     names = game.players
-    for index, action in enumerate(game.actions[:stop]):
-        if state.stopped is not None:
-            break
-        bad = engine.check(state, action)
-        if bad is not None and bad.invalid:
-            raise RecordError(f"actions[{index}]", bad.message)
-        if bad is not None and not bad.undetermined:
-            bad.index = index
-            bad.player = names[action.player]
-            bad.action = action.text(names)
-            bad.alternatives = forms(engine.legal_actions(state), names)
-            raise Unreachable(bad)
-        engine.apply(state, action)
-        late = state.late
-        if late is not None:
-            assert late.index is not None
-            late.action = game.actions[late.index].text(names)
-            raise Unreachable(late)
     pairs = engine.unseen_actions(state)
     unseen = forms((a for a, note in pairs if note is None), names)
     unless = [(a.record_form(names), note) for a, note in pairs if note is not None]

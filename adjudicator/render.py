@@ -6,19 +6,22 @@ rich writes plain text, which is what the snapshot tests record.
 
 from __future__ import annotations
 
-import dataclasses
+import json
+import textwrap
 from collections.abc import Iterable
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import legal
-from adjudicator.adjudicate import Report, SessionReport, Step
+from adjudicator import legal, service
+from adjudicator.adjudicate import Report, SessionReport
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.record.notation import listed_form
+from adjudicator.table import Step
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
@@ -191,7 +194,7 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
 
 def _with_alternatives(v: Violation, kept: list[legal.Form]) -> Violation:
     """A copy of ``v`` listing only ``kept`` as legal instead."""
-    return dataclasses.replace(v, alternatives=list(kept))
+    return v.replace(alternatives=list(kept))
 
 
 def alternatives(forms: list[legal.Form], what: str = "", label: str = "legal") -> Text:
@@ -384,7 +387,7 @@ def replay_parts(
         else:
             parts.append(Text(f"Action {at} was never reached: action {first_bad} is illegal."))
             parts.append(step(report.steps[-1], viewer) if report.steps else start(report, viewer))
-        end = at
+        end: int | None = at
     else:
         parts.append(start(report, viewer))
         for s in report.steps:
@@ -466,4 +469,70 @@ def position(label: str, where: legal.Position) -> RenderableType:
                 style="dim",
             )
         )
+    return Group(*parts)
+
+
+# --- variants (``adjudicator variants``) --------------------------------------------
+
+
+def variant_list(every: list[service.VariantInfo]) -> Table:
+    """The presets: name, what it is, where its rules are written."""
+    grid = Table(title="Variants", title_justify="left")
+    grid.add_column("name", style="bold", no_wrap=True)
+    grid.add_column("what it is")
+    grid.add_column("source")
+    for each in every:
+        grid.add_row(each.name, each.title, each.source)
+    return grid
+
+
+def _plain(value: object) -> str:
+    """An option value as in a record, without the quotes: ``deal_order``, ``true``, ``5``."""
+    return json.dumps(value).strip('"')
+
+
+def option_grid(every: list[service.VariantInfo]) -> Table:
+    """Every option (rows) against every preset (columns): the values side by side."""
+    grid = Table(
+        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
+    )
+    grid.add_column("option", style="bold", no_wrap=True)
+    for each in every:
+        grid.add_column(each.name, overflow="fold")
+    for i, option in enumerate(every[0].options if every else []):
+        grid.add_row(option.name, *(_plain(each.options[i].value) for each in every))
+    return grid
+
+
+def variant(about: service.VariantInfo, width: int) -> RenderableType:
+    """One preset in full: each option's value, the values it may take, its rule text."""
+    indent = "    "
+
+    def wrapped(text: str, style: str = "") -> Text:
+        return Text(
+            textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent),
+            style=style,
+        )
+
+    parts: list[RenderableType] = [
+        Text.assemble((about.name, "bold"), f": {about.title}"),
+        Text(f"Source: {about.source}"),
+    ]
+    for change in about.by_players:
+        said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in change.changes.items())
+        parts.append(Text(f"With {change.players} players: {said}"))
+    for option in about.options:
+        allowed = option.allowed
+        parts.append(Text(""))
+        parts.append(
+            Text.assemble(
+                (option.name, "bold"),
+                " = ",
+                (json.dumps(option.value), "bold cyan"),
+                (f"   (one of: {allowed})" if " | " in allowed else f"   ({allowed})", "dim"),
+            )
+        )
+        parts.append(wrapped(option.description))
+        if option.cite is not None:
+            parts.append(wrapped(f"In {about.name}: {option.cite}", "cyan"))
     return Group(*parts)

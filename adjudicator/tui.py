@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Input, Static
 
-from adjudicator import render
+from adjudicator import render, service
 from adjudicator.adjudicate import Report
 from adjudicator.explain import rule as explain_rule
 from adjudicator.rules import catalog
@@ -133,10 +133,11 @@ class ReplayApp(App[None]):
             return Text(
                 "The record is legal: no rule was broken, so there is no rule text to show."
             )
-        entry = catalog.RULES.get(violation.rule)
-        if entry is None:
+        if violation.rule not in catalog.RULES:
             return Text(f"{violation.rule}: {violation.message}")
-        return explain_rule(entry)
+        about = service.explain(violation.rule)
+        assert isinstance(about, service.RuleExplanation)
+        return explain_rule(about)
 
     def refresh_view(self) -> None:
         """Draw the current frame (and the rule text, when it is shown)."""

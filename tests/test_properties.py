@@ -17,14 +17,16 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import engine
+from adjudicator import IllegalActionError, Table, engine, legal
 from adjudicator.actions import ACTS, Action
 from adjudicator.adjudicate import adjudicate
 from adjudicator.bulk import result_json
 from adjudicator.cards import FULL_PACK, PARSE, Card, cards_text
+from adjudicator.engine.events import Act, Event
 from adjudicator.engine.state import PHASE_TWO, State
 from adjudicator.record import Game, build_game, canonical, load_record, parse_record
 from adjudicator.rules.presets import PRESETS
@@ -318,3 +320,60 @@ def test_canonical_round_trip(table: tuple[str, int], seed: int) -> None:
     noisy = respelled(record, rng)
     assert canonical(parse_record(noisy)) == record
     assert verdict(noisy) == verdict(canonical(parse_record(noisy))) == verdict(record)
+
+
+@PROPERTY
+@given(tables, seeds)
+def test_a_table_stepped_by_hand_agrees_with_adjudicate_and_legal_at_every_step(
+    table: tuple[str, int], seed: int
+) -> None:
+    """Table, adjudicate and legal.position are one replay: at every step of a simulated
+    game the Table's legal actions are legal.position's, each action pushes, and the end
+    is adjudicate's; an action the Table refuses is the one adjudicate would reject."""
+    _, game = play(table, seed)
+    report = adjudicate(game)
+    board = Table.from_game(game)
+    rng = random.Random(seed)
+    for index, action in enumerate(game.actions):
+        if index % 7 == 0 or index == len(game.actions) - 1:
+            where = legal.position(game, index)
+            assert legal.forms(board.legal_actions, game.players) == where.legal
+        assert board.check(action) is None or board.check(action).undetermined
+        if rng.random() < 0.05:  # a copy steps on alone
+            other = board.copy()
+            other.push(action)
+            assert len(other.history) == len(board.history) + 1
+        happened = board.push(action)
+        assert isinstance(happened[0], Event) and any(isinstance(e, Act) for e in happened)
+    assert board.history == tuple(game.actions)
+    outcome = board.outcome
+    assert outcome is not None and list(outcome.losers) == report.losers
+    assert board.legal_actions == [] and board.finished == report.finished
+
+
+@PROPERTY
+@given(tables, seeds)
+def test_a_table_refuses_an_unlisted_action_with_adjudicates_rule(
+    table: tuple[str, int], seed: int
+) -> None:
+    """One action the generator does not list, pushed on a Table, raises the violation
+    adjudicate reports for the same record cut there (rule id and message)."""
+    _, game = play(table, seed)
+    rng = random.Random(seed)
+    at = rng.randrange(len(game.actions))
+    board = Table.from_game(game)
+    for action in game.actions[:at]:
+        board.push(action)
+    actions, keys = listed(board.state)
+    (wrong,) = unlisted(board.state, actions, keys, rng, 1)
+    bad = engine.check(board.state, wrong)
+    if bad is None or bad.undetermined or bad.invalid:
+        return
+    cut = replace(game, actions=[*game.actions[:at], wrong])
+    expected = adjudicate(cut).violations[0]
+    with pytest.raises(IllegalActionError) as caught:
+        board.push(wrong)
+    got = caught.value.violation
+    assert (got.rule, got.message, got.index) == (expected.rule, expected.message, at)
+    assert got.alternatives == expected.alternatives
+    assert len(board.history) == at

@@ -12,12 +12,15 @@ the game is followed no further.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
 
 from adjudicator.actions import ANY_TIME, Action
 from adjudicator.cards import UNKNOWN, Card, suit
 from adjudicator.engine import deals, intermission, phase_one_all, phase_one_pairs, phase_two
+from adjudicator.engine import events as ev
 from adjudicator.engine.common import can_dare
-from adjudicator.engine.narration import say
+from adjudicator.engine.events import Event, note
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import (
     OVER,
@@ -32,6 +35,7 @@ from adjudicator.game import Game
 from adjudicator.rules.deal import deal_layout
 
 __all__ = [
+    "Event",
     "IllegalAction",
     "State",
     "TableView",
@@ -39,13 +43,14 @@ __all__ = [
     "apply",
     "check",
     "close_window",
+    "describe",
     "ends_when_window_closes",
     "legal_actions",
     "legal_by_check",
     "moved_cards",
-    "narrate",
     "new_state",
     "push",
+    "step",
     "unseen_actions",
     "variant_acts",
 ]
@@ -169,6 +174,8 @@ def _begin(state: State, leader: int) -> None:
 # a deal says there was none).  Such an act is judged in the state after that end.
 
 
+_NOTHING = ev.NOTHING
+
 ANOTHER_ACT = Action(0, "play")
 """Any act that is neither a sluff nor a deal: what ends a window or an optional deal."""
 
@@ -184,7 +191,7 @@ def _passes(state: State, action: Action) -> bool:
 def _pass(state: State, announce: bool = True) -> None:
     """End the window (the winner takes the trick) or the optional deal (none was dealt)."""
     if state.deal is not None:
-        say(state, "no low cards were shared")
+        note(state, ev.NoLowCards())
         state.deal = None
         intermission.begin_phase_two(state)
     else:
@@ -193,15 +200,20 @@ def _pass(state: State, announce: bool = True) -> None:
 
 def _ahead(state: State) -> State:
     """The state once the window or optional deal has passed (cached per step)."""
+    return _passed(state)[0]
+
+
+def _passed(state: State) -> tuple[State, Sequence[Event]]:
+    """The state once the window or optional deal has passed, and what that caused."""
     cached = state.ahead
     if cached is not None and cached[0] == state.steps:
-        return cached[1]
+        return cached[1], cached[2]
     other = state.clone()
-    other.log = None
+    other.events = ev.NOTHING
     other.ahead = None
     _pass(other)
-    state.ahead = (state.steps, other)
-    return other
+    state.ahead = (state.steps, other, other.events)
+    return other, other.events
 
 
 def ends_when_window_closes(state: State) -> bool:
@@ -219,9 +231,11 @@ def ends_when_window_closes(state: State) -> bool:
     )
 
 
-def close_window(state: State) -> None:
+def close_window(state: State) -> list[Event]:
     """Close the decided trick's sluffing window: the winner takes it (see above)."""
+    state.events = [ev.WindowClosed()]
     phase_one_all.close(state)
+    return list(state.events)
 
 
 def _closes_into_other_state(state: State, action: Action) -> bool:
@@ -234,7 +248,17 @@ def _closes_into_other_state(state: State, action: Action) -> bool:
 # --- the interface ----------------------------------------------------------------
 
 
-def _phase(state: State):
+class _Rules(Protocol):
+    """What each phase's module (and the deals) offers: the engine's interface per phase."""
+
+    def check(self, state: State, action: Action) -> Violation | None: ...
+    def candidates(self, state: State) -> list[Action]: ...
+    def generate(self, state: State) -> list[Action] | None: ...
+    def apply(self, state: State, action: Action) -> None: ...
+    def whose_turn(self, state: State) -> str: ...
+
+
+def _phase(state: State) -> _Rules:
     """The module whose rules apply now."""
     if state.deal is not None:
         return deals
@@ -396,39 +420,54 @@ def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
     return tuple(sorted(phase_two.pick_cards(state, action.player)))
 
 
-def apply(state: State, action: Action) -> None:
-    """Carry out a legal action in place.  Call :func:`check` first."""
+def apply(state: State, action: Action) -> Sequence[Event]:
+    """Carry out a legal action in place (call :func:`check` first); what followed from it.
+
+    The events are the consequences, in order: first what the act ended before it
+    was made (the decided trick taken, no low cards shared), then what it caused.
+    """
+    state.events = _NOTHING
     if (state.decided is not None or state.deal is not None) and _passes(state, action):
-        log, state.log = state.log, None  # narrate() said it before the act
-        _pass(state, announce=False)
-        state.log = log
+        _pass(state)
         if state.finished or state.stopped is not None:
             state.steps += 1
-            return
-    _phase(state).apply(state, action)
+            return state.events
+    if state.phase == PHASE_TWO and state.deal is None:  # most acts: no call to _phase
+        phase_two.apply(state, action)
+    else:
+        _phase(state).apply(state, action)
     state.steps += 1
+    return state.events
 
 
 def push(state: State, action: Action) -> None:
-    """Check and apply; raise :class:`IllegalAction` with the violation if illegal."""
+    """Check and apply; raise :class:`IllegalAction` with the violation if illegal.
+
+    (:meth:`adjudicator.Table.push` does the same and returns what happened.)
+    """
     bad = check(state, action)
     if bad is not None and not bad.undetermined:
         raise IllegalAction(bad)
     apply(state, action)
 
 
-def narrate(state: State, action: Action) -> str:
-    """The action in words, as said at the table; call before applying it."""
+def describe(state: State, action: Action) -> list[Event]:
+    """The act as it would be made now (call before applying it): what it first ends (a
+    sluffing window, an optional deal), then the act itself, an :class:`events.Act`."""
     if _passes(state, action):
-        probe = state.clone()
-        probe.log = []
-        probe.ahead = None
-        _pass(probe)
-        return "; ".join([*probe.log, narrate(_ahead(state), action)])
+        ahead, passed = _passed(state)
+        return [*passed, *describe(ahead, action)]
     if state.deal is not None and action.act == "deal":
-        return deals.narrate(state, action)
+        return [deals.describe(state, action)]
     if state.phase == PHASE_ONE:
         if state.options.phase_one == "all":
-            return phase_one_all.narrate(state, action)
-        return phase_one_pairs.narrate(state, action)
-    return phase_two.narrate(state, action)
+            return [phase_one_all.describe(state, action)]
+        return [phase_one_pairs.describe(state, action)]
+    return [phase_two.describe(state, action)]
+
+
+def step(state: State, action: Action) -> list[Event]:
+    """Apply a legal action; the act in its context and everything that followed from it."""
+    said = describe(state, action)
+    events = apply(state, action)
+    return [*said, *events[len(said) - 1 :]]

@@ -145,12 +145,10 @@ def dare_problem(state: State, action: Action) -> Violation | None:
     return None
 
 
-def dare_words(state: State, action: Action) -> str:
-    """``Bo dares and turns 7♥``: the stock's top card, or the card named where it is unknown."""
+def dared_card(state: State, action: Action) -> Card | None:
+    """The card a dare turns: the stock's top card, or the card named where it is unknown."""
     top = state.stock[-1] if state.stock else None
-    shown = action.cards[0] if action.cards and top in (None, UNKNOWN) else top
-    name = state.names[action.player]
-    return f"{name} dares and turns {card_text(shown)}" if shown is not None else f"{name} dares"
+    return action.cards[0] if action.cards and top in (None, UNKNOWN) else top
 
 
 def turn_dare(state: State, action: Action) -> Card:

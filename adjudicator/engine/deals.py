@@ -17,8 +17,9 @@ from collections import Counter
 
 from adjudicator.actions import Action
 from adjudicator.cards import Card, cards_text
+from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
-from adjudicator.engine.narration import say
+from adjudicator.engine.events import note
 from adjudicator.engine.state import DealDue, State, one_at_a_time
 from adjudicator.engine.violations import Violation
 
@@ -207,13 +208,12 @@ def apply(state: State, action: Action) -> None:
 
         state.trick.clear()
         state.sluffs.clear()
-        say(state, f"{state.names[due.leader]} leads again")
+        note(state, ev.Leads(due.leader, "again"))
         phase_one_all.begin_trick(state, due.leader)
 
 
-def narrate(state: State, action: Action) -> str:
-    """``Anna deals the low cards: Bo 2♥ 5♣, Cai 3♦``."""
+def describe(state: State, action: Action) -> ev.Act:
+    """The deal: what is dealt, and to whom (``Anna deals the low cards: Bo 2♥ 5♣``)."""
     due = state.deal
     what = due.what if due is not None else "cards"
-    shares = ", ".join(f"{state.names[p]} {cards_text(cards)}" for p, cards in action.to if cards)
-    return f"{state.names[action.player]} deals {what}: {shares or 'nothing'}"
+    return ev.Dealt(action.player, what, tuple((p, tuple(c)) for p, c in action.to if c))

@@ -11,13 +11,13 @@ an outcome to a shuffle, the state waits for the record's ``deal`` act (see
 from __future__ import annotations
 
 from adjudicator.cards import UNKNOWN, Card, cards_text, rank, suit
-from adjudicator.engine.narration import say
+from adjudicator.engine import events as ev
+from adjudicator.engine.events import note
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 
 LOW_RANKS = frozenset((2, 3, 4, 5))
-SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def deal_order(state: State) -> list[int]:
@@ -54,7 +54,7 @@ def end_phase_one(state: State) -> None:
         if state.dealer is None:
             state.stop("the unfinished trick is dealt out by the dealer, who is not in the record")
             return
-        say(state, f"the unfinished trick is dealt out by {state.names[state.dealer]}")
+        note(state, ev.UnfinishedTrick(state.dealer))
         state.deal = DealDue(
             kind="trick_out",
             cards=tuple(sorted(played)),
@@ -67,7 +67,7 @@ def end_phase_one(state: State) -> None:
         state.turn = None
         return
     if played:
-        say(state, "everyone takes back what they put into the unfinished trick")
+        note(state, ev.UnfinishedTrick(None))
     for player, cards in state.trick:
         state.hands[player].extend(cards)
     for player, cards in state.sluffs:
@@ -91,11 +91,7 @@ def _reveal(state: State) -> None:
     if kind == "turned_up" or card is None:
         return
     state.trump = suit(card) if card != UNKNOWN else state.trump_hint
-    shown = "an unknown card" if card == UNKNOWN else cards_text((card,))
-    if state.trump is not None:
-        say(state, f"the trump card is {shown}: {SUIT_WORDS[state.trump]} are trumps")
-    else:
-        say(state, "the trump card was not written down: the trump suit is unknown")
+    note(state, ev.TrumpRevealed(card, state.trump))
     if not state.indicator_down:
         return
     state.indicator_down = False
@@ -203,10 +199,7 @@ def low_cards_due(state: State) -> DealDue | None:
         )
     else:
         shufflers = frozenset(range(state.n))
-    named = [state.names[p] for p in receivers]
-    who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    verb = "holds" if len(named) == 1 else "hold"
-    say(state, f"{who} {verb} fewer than {threshold} cards: the low cards are shared out")
+    note(state, ev.LowCardsShared(tuple(receivers), threshold))
     return DealDue(
         kind="low_cards",
         cards=low,

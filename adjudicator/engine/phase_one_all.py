@@ -24,48 +24,22 @@ from collections import Counter
 from itertools import combinations
 
 from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN, Card, cards_text, suit
+from adjudicator.cards import UNKNOWN, Card, a_rank, cards_text, rank_word, suit
+from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
     can_dare,
     dare_problem,
-    dare_words,
+    dared_card,
     draw_up,
     held,
     may_hold,
     take_from_hand,
     turn_dare,
 )
-from adjudicator.engine.narration import say
+from adjudicator.engine.events import note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
-
-RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
-PLURALS = {"ace": "aces", "jack": "jacks", "queen": "queens", "king": "kings", "6": "sixes"}
-
-
-def rank_word(r: int) -> str:
-    """``7`` or ``queen``: a rank as said at the table."""
-    return RANK_WORDS.get(r, str(r))
-
-
-def a_rank(r: int) -> str:
-    """``a 7``, ``an 8``, ``an ace``: one card of a rank, as said at the table."""
-    word = rank_word(r)
-    return ("an " if word in ("8", "ace") else "a ") + word
-
-
-def ranks_word(r: int) -> str:
-    """``7s`` or ``queens``."""
-    word = rank_word(r)
-    return PLURALS.get(word, word + "s")
-
-
-def names_list(state: State, players: list[int]) -> str:
-    """``Anna``, ``Anna and Bo``, ``Anna, Bo and Cai``."""
-    names = [state.names[p] for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
 
 # --- the course of a trick ------------------------------------------------------
 
@@ -84,7 +58,7 @@ def begin_trick(state: State, leader: int) -> None:
     state.risky = []
     reason = _no_trick(state, leader)
     if reason is not None:
-        say(state, f"phase one ends: {reason}")
+        note(state, reason)
         intermission.end_phase_one(state)
         return
     seats = [(leader + i) % n for i in range(n)]
@@ -98,28 +72,27 @@ def begin_trick(state: State, leader: int) -> None:
     _advance(state)
 
 
-def _no_trick(state: State, leader: int) -> str | None:
+def _no_trick(state: State, leader: int) -> ev.PhaseOneEnds | None:
     """Why no new trick begins (pagat.com, 'Variants: end of phase one'), or None."""
     end = state.options.phase_one_end
     if end == "skip_empty":
         if state.stock or any(state.holds(p) for p in range(state.n)):
             return None
-        return "every card has been played"
+        return ev.PhaseOneEnds("all_played")
     if not state.stock:
         if end == "talon_empty":
-            return "the stock is used up"
+            return ev.PhaseOneEnds("stock_used")
         if end == "two_cards":
             short = [p for p in range(state.n) if state.count(p) < 2]
             if short:
-                return f"{names_list(state, short)} cannot begin a trick with two cards"
+                return ev.PhaseOneEnds("two_cards", tuple(short))
         if end == "all_hold":
             empty = [p for p in range(state.n) if not state.holds(p)]
             if empty:
-                verb = "has" if len(empty) == 1 else "have"
-                return f"{names_list(state, empty)} {verb} no card for the next round"
+                return ev.PhaseOneEnds("no_card_round", tuple(empty))
     if state.holds(leader) or can_dare(state):
         return None
-    return f"{state.names[leader]} has no card to lead"
+    return ev.PhaseOneEnds("no_lead", (leader,))
 
 
 def _advance(state: State) -> None:
@@ -130,7 +103,7 @@ def _advance(state: State) -> None:
             state.turn = player
             return
         if state.options.phase_one_end != "skip_empty":
-            say(state, f"phase one ends: {state.names[player]} has no card to play")
+            note(state, ev.PhaseOneEnds("no_play", (player,)))
             intermission.end_phase_one(state)  # 'due to play but has no card'
             return
         if state.replay:
@@ -161,12 +134,12 @@ def _decide(state: State) -> None:
     if len(heads) == 1:
         _settle(state, heads[0])
         return
-    words = " and ".join(ranks_word(r) for r in sorted(ranks, reverse=True))
+    tied = tuple(sorted(ranks, reverse=True))
     if state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads):
-        say(state, f"{names_list(state, heads)} tie with {words} and take them back")
+        note(state, ev.Tie(tuple(heads), tied, take_back=True))
         _share_ascending(state, heads)
         return
-    say(state, f"{names_list(state, heads)} tie with {words} and play again")
+    note(state, ev.Tie(tuple(heads), tied, take_back=False))
     state.replay = True
     state.tied = heads
     state.round = heads
@@ -197,7 +170,7 @@ def _settle(state: State, winner: int) -> None:
     if state.options.sluffing == "none":
         close(state)
     else:
-        say(state, f"{state.names[winner]} wins the trick")
+        note(state, ev.TrickWon(winner))
         judge_final(state)
 
 
@@ -269,7 +242,7 @@ def _take(state: State, winner: int, announce: bool = True) -> None:
     state.taken_risky = state.risky
     state.risky = []
     if announce:
-        say(state, f"{state.names[winner]} takes the trick ({count} cards)")
+        note(state, ev.TrickTaken(winner, count))
 
 
 def _share_ascending(state: State, heads: list[int]) -> None:
@@ -295,13 +268,9 @@ def _share_ascending(state: State, heads: list[int]) -> None:
     got: dict[int, list[Card]] = {p: [] for p in order}
     for i, card in enumerate(sorted(rest, key=lambda c: (rank1[c], suit(c)))):
         got[order[i % len(order)]].append(card)
-    for player, cards in got.items():
-        state.piles[player].extend(cards)
-    say(
-        state,
-        "the rest is dealt lowest first: "
-        + ", ".join(f"{state.names[p]} {cards_text(c)}" for p, c in got.items() if c),
-    )
+    for player, dealt in got.items():
+        state.piles[player].extend(dealt)
+    note(state, ev.RestDealt(tuple((p, tuple(c)) for p, c in got.items() if c)))
     state.trick.clear()
     state.sluffs.clear()
     begin_trick(state, state.leader)
@@ -311,7 +280,7 @@ def _tie_out(state: State) -> None:
     """pagat.com, 'Koira': a tied player has no card to play again, so the trick is shared out."""
     cards = [c for _, played in state.trick for c in played]
     cards += [c for _, sluffed in state.sluffs for c in sluffed]
-    say(state, "a tied player has no card to play again: the trick is shuffled and shared out")
+    note(state, ev.TieOut())
     state.deal = DealDue(
         kind="tie_out",
         cards=tuple(sorted(cards)),
@@ -350,9 +319,13 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     else:
         makeable = sorted(played, reverse=True)
     rank1 = state.rank1
-    out = []
+    out: list[tuple[int, bool | None]] = []
     for r in makeable:
-        status = may_hold(state, player, lambda c, r=r: rank1[c] == r)
+
+        def of_rank(c: Card, r: int = r) -> bool:
+            return rank1[c] == r
+
+        status = may_hold(state, player, of_rank)
         if status is not False:
             out.append((r, status))
     return out
@@ -410,7 +383,7 @@ def whose_turn(state: State) -> str:
 
 
 def _sluff_candidates(state: State) -> list[Action]:
-    out = []
+    out: list[Action] = []
     for player, hand in enumerate(state.hands):
         cards = sorted(set(hand))
         for size in range(1, len(cards) + 1):
@@ -759,21 +732,21 @@ def apply(state: State, action: Action) -> None:
     _advance(state)
 
 
-def narrate(state: State, action: Action) -> str:
-    """The action in words; call before applying it."""
-    name = state.names[action.player]
+def describe(state: State, action: Action) -> ev.Act:
+    """The action where it is made (a lead, a play to break a tie); before applying it."""
+    p = action.player
     act = action.act
     if act == "sluff":
-        return f"{name} sluffs {cards_text(action.cards)}"
+        return ev.Sluffed(p, tuple(action.cards))
     if act == "take":
         count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
-        return f"{name} takes the trick ({count} cards)"
-    if act == "dare":
-        what = dare_words(state, action)
-    else:
-        what = f"{name} plays {cards_text(action.cards)}"
+        return ev.Took(p, count)
     if not state.trick or state.decided is not None:
-        return what.replace(" plays ", " leads ", 1) if act == "play" else what + " to lead"
-    if state.replay:
-        return what + " to break the tie"
-    return what
+        how = "lead"
+    else:
+        how = "again" if state.replay else ""
+    if act == "dare":
+        return ev.Dared(p, dared_card(state, action), how)
+    if act != "play" and how == "lead":
+        how = "to_lead"  # an act with no words here (a deal not due): said as a play
+    return ev.Played(p, tuple(action.cards), how)

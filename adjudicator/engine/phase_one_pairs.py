@@ -22,12 +22,12 @@ from adjudicator.cards import (
     suit,
     suit_name,
 )
+from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
     can_dare,
-    card_list,
     dare_problem,
-    dare_words,
+    dared_card,
     draw_up,
     held,
     may_hold,
@@ -36,7 +36,7 @@ from adjudicator.engine.common import (
     turn_dare,
     unique_plays,
 )
-from adjudicator.engine.narration import say
+from adjudicator.engine.events import note
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
 
@@ -48,7 +48,7 @@ def begin_trick(state: State, leader: int) -> None:
     state.trick.clear()
     end = state.options.phase_one_end
     if end == "talon_empty" and state.stock_done:
-        say(state, "the stock is used up and the trick is over: phase one ends")
+        note(state, ev.PhaseOneEnds("stock_done"))
         intermission.end_phase_one(state)
         return
     if end == "skip_empty":
@@ -56,7 +56,7 @@ def begin_trick(state: State, leader: int) -> None:
             leader = state.next_with_cards(leader)
         second = state.next_with_cards(leader)
         if second == leader or not (state.holds(leader) or can_dare(state)):
-            say(state, "fewer than two players hold cards: phase one ends")
+            note(state, ev.PhaseOneEnds("fewer_than_two"))
             intermission.end_phase_one(state)
             return
     else:
@@ -73,12 +73,11 @@ def _due(state: State) -> None:
     assert player is not None
     if state.holds(player) or can_dare(state):
         return
-    name = state.names[player]
     if state.options.phase_one_end == "skip_empty" and state.trick:
-        say(state, f"{name} has no card to resolve the bounce: phase one ends")
+        note(state, ev.PhaseOneEnds("no_card_bounce", (player,)))
     else:
         role = "lead" if player == state.leader and len(state.trick) % 2 == 0 else "play"
-        say(state, f"phase one ends: {name} has no card to {role}")
+        note(state, ev.PhaseOneEnds(f"no_{role}", (player,)))
     intermission.end_phase_one(state)
 
 
@@ -93,11 +92,10 @@ def _settle(state: State) -> None:
     """Both cards are down: bounce, or the winner takes everything on the table and leads."""
     lead = state.trick[-2][1][0]
     reply = state.trick[-1][1][0]
-    names = state.names
     if state.options.pair_winner == "suit":
         winner = state.second if beats(state, reply, lead) else state.leader
     elif rank(lead) == rank(reply):
-        say(state, f"bounce: {names[state.leader]} leads again")
+        note(state, ev.Bounce(state.leader))
         state.turn = state.leader
         _due(state)
         return
@@ -110,7 +108,7 @@ def _settle(state: State) -> None:
         count += len(cards)
     state.trick.clear()
     state.last_winner = winner
-    say(state, f"{names[winner]} takes the trick ({count} cards) and leads")
+    note(state, ev.TrickTaken(winner, count, leads=True))
     begin_trick(state, winner)
 
 
@@ -430,7 +428,7 @@ def apply(state: State, action: Action) -> None:
         if _dare_fails_to_pick(state, card):
             led = state.trick.pop()[1]
             state.hands[p].extend((*led, card))
-            say(state, f"{card_text(card)} does not beat: {state.names[p]} picks up both cards")
+            note(state, ev.DareFailed(p, card))
             _lead_after_pick(state, p)
             return
     else:
@@ -456,7 +454,7 @@ def apply(state: State, action: Action) -> None:
 def _lead_after_pick(state: State, picker: int) -> None:
     """The lead after a pick: the picker's left neighbour, or the picker (pick_leads)."""
     after = picker if state.options.pick_leads == "picker" else state.left_of(picker)
-    say(state, f"{state.names[after]} leads next")
+    note(state, ev.Leads(after, "next"))
     begin_trick(state, after)
 
 
@@ -467,23 +465,20 @@ def _dare_fails_to_pick(state: State, card: Card) -> bool:
     return not beats(state, card, state.trick[-1][1][0])
 
 
-def narrate(state: State, action: Action) -> str:
-    """The action in words; call before applying it."""
-    name = state.names[action.player]
+def describe(state: State, action: Action) -> ev.Act:
+    """The action where it is made (a lead, or a reply to which card); before applying it."""
+    p = action.player
     act = action.act
+    cards = tuple(action.cards)
     if act == "set_aside":
-        return f"{name} shows three trumps, {cards_text(action.cards)}, and sets them aside"
+        return ev.SetAside(p, cards)
     if act == "exchange":
-        under = card_text(state.stock[0]) if state.stock else "the turned-up trump"
-        return f"{name} exchanges {cards_text(action.cards)} for {under}"
+        return ev.Exchanged(p, cards, state.stock[0] if state.stock else None)
     if act == "pick":
-        return f"{name} picks up {card_list(state.trick[-1][1])}" if state.trick else "picks up"
+        return ev.Picked(p, tuple(state.trick[-1][1]) if state.trick else None, 1)
+    if act not in ("play", "dare"):
+        return ev.OtherAct(p, act, cards, 1)
+    how, against = ("to", (state.trick[-1][1][0],)) if _replying(state) else ("lead", ())
     if act == "dare":
-        what = dare_words(state, action)
-    elif act == "play":
-        what = f"{name} plays {cards_text(action.cards)}"
-    else:
-        return f"{name} {act}s {cards_text(action.cards)}".rstrip()
-    if not _replying(state):
-        return what.replace(" plays ", " leads ", 1) if act == "play" else what + " to lead"
-    return what + f" to {card_text(state.trick[-1][1][0])}"
+        return ev.Dared(p, dared_card(state, action), how, against)
+    return ev.Played(p, cards, how, against)

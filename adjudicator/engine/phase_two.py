@@ -23,8 +23,9 @@ from adjudicator.cards import (
     suit,
     suit_name,
 )
+from adjudicator.engine import events as ev
 from adjudicator.engine.common import card_list, held, take_from_hand
-from adjudicator.engine.narration import say
+from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
 
@@ -360,9 +361,9 @@ def check(state: State, action: Action) -> Violation | None:
                 "phase2.pick.forced", _forced_words, state.names[p], pick_cards(state, p)
             )
         if trick and not beats(cards, trick[-1][1], state):
-            top = trick[-1][1]
+            top_play = trick[-1][1]
             return Violation.later(
-                "phase2.beat", _not_beaten, cards, top, state.trump, anti_trump_suit(state)
+                "phase2.beat", _not_beaten, cards, top_play, state.trump, anti_trump_suit(state)
             )
         if state.options.high_trump == "kill_only":
             high, certain = high_trump(state, cards)
@@ -457,7 +458,7 @@ def apply(state: State, action: Action) -> None:
             return  # a pick mid-trick puts nobody out: the game cannot end here
         state.forced = False
         leader = state.next_with_cards(p)
-        say(state, f"the table is empty: {state.names[leader]} leads")
+        note(state, ev.Leads(leader, "empty"))
         lead_next(state, leader)
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
@@ -484,10 +485,7 @@ def apply(state: State, action: Action) -> None:
         went_out = not hand and not state.hidden[p]
         if went_out:
             state.out_order.append([p])
-            if state.reserve:
-                say(state, f"{state.names[p]} has no cards left, but the avstickshög lasts")
-            else:
-                say(state, f"{state.names[p]} is out")
+            note(state, ev.Out(p, reserve=bool(state.reserve)))
         if not sure:
             state.stop(
                 f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
@@ -502,10 +500,10 @@ def apply(state: State, action: Action) -> None:
             state.last_winner = p
             _draw_reserve(state, p)
             leader = p if state.holds(p) else state.next_with_cards(p)
-            say(state, "the trick is complete and leaves the game")
+            note(state, ev.TrickLeaves())
             lead_next(state, leader)
             if state.holders_in_game() > 1:
-                say(state, f"{state.names[state.leader]} leads")
+                note(state, ev.Leads(state.leader))
         else:
             state.turn = next_in_trick(state, p)
             if not went_out:
@@ -544,11 +542,7 @@ def lead_next(state: State, leader: int) -> None:
             for step in range(1, n):
                 other = (leader - step) % n
                 if state.holds(other):
-                    say(
-                        state,
-                        f"{state.names[leader]} holds only the highest trump: "
-                        f"{state.names[other]} leads instead",
-                    )
+                    note(state, ev.LeadsInstead(leader, other))
                     leader = other
                     break
     state.turn = leader
@@ -598,11 +592,7 @@ def over(state: State, losers: list[int]) -> None:
     state.loser = losers[0] if len(losers) == 1 else None
     state.turn = None
     if losers:
-        say(
-            state,
-            f"game over: {' and '.join(state.names[p] for p in losers)} "
-            f"{'loses' if len(losers) == 1 else 'lose'}",
-        )
+        note(state, ev.GameOver(tuple(losers)))
 
 
 def start_phase_two(state: State, leader: int) -> None:
@@ -617,7 +607,7 @@ def start_phase_two(state: State, leader: int) -> None:
         end_if_over(state)
         return
     if rule == "lose" and empty:
-        say(state, f"{' and '.join(state.names[p] for p in empty)} start phase two without cards")
+        note(state, ev.WithoutCards(tuple(empty)))
         over(state, empty)
         return
     if rule == "blamattis":
@@ -627,24 +617,17 @@ def start_phase_two(state: State, leader: int) -> None:
     lead_next(state, first)
     end_if_over(state)
     if state.phase == PHASE_TWO and state.stopped is None:
-        say(state, f"phase two: {state.names[state.leader]} leads")
+        note(state, ev.Leads(state.leader, "phase_two"))
 
 
-def describe_pick(state: State, player: int) -> str:
-    """``picks up 9♥`` for narration."""
-    return "picks up " + card_list(pick_cards(state, player))
-
-
-def narrate(state: State, action: Action) -> str:
-    """The action in words; call before applying it."""
-    name = state.names[action.player]
+def describe(state: State, action: Action) -> ev.Act:
+    """The action where it is made (a lead, or what it beats); before applying it."""
+    p = action.player
     if action.act == "pick":
-        if state.trick:
-            return f"{name} {describe_pick(state, action.player)}"
-        return f"{name} picks up"
+        return ev.Picked(p, tuple(pick_cards(state, p)) if state.trick else None, 2)
     if action.act == "play":
-        cards = card_list(tuple(sorted(action.cards)))
+        cards = tuple(sorted(action.cards))
         if not state.trick:
-            return f"{name} leads {cards}"
-        return f"{name} beats {card_list(state.trick[-1][1])} with {cards}"
-    return f"{name} {action.act}s {card_list(action.cards)}".rstrip()
+            return ev.Played(p, cards, "lead")
+        return ev.Played(p, cards, "beat", tuple(state.trick[-1][1]))
+    return ev.OtherAct(p, action.act, tuple(action.cards), 2)

@@ -13,9 +13,11 @@ known to be nowhere: a hidden card can only be one of those.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
+from adjudicator.engine.events import Event
 from adjudicator.engine.violations import Violation
 from adjudicator.rules.options import RuleOptions
 
@@ -104,6 +106,7 @@ class State:
         "dealer",
         "decided",
         "discard",
+        "events",
         "exchanged",
         "first_leader",
         "forced",
@@ -116,7 +119,6 @@ class State:
         "last_winner",
         "late",
         "leader",
-        "log",
         "loser",
         "losers",
         "names",
@@ -241,9 +243,10 @@ class State:
         """A rule broken by an earlier action, found only now (it names that action)."""
         self.stopped: str | None = None
         """Why the game's course cannot be followed further: it depends on unknown cards."""
-        self.ahead: tuple[int, State] | None = None
+        self.ahead: tuple[int, State, Sequence[Event]] | None = None
         """The state one act ahead (the decided trick taken), cached for the step it is for."""
-        self.log: list[str] | None = None
+        self.events: list[Event] | tuple[Event, ...] = ()
+        """What the act being applied caused (handed back, and replaced, by ``apply``)."""
         """Consequences of the act being applied, in words, when a replay listens."""
 
     @property

@@ -94,6 +94,16 @@ class Violation:
         out.with_unseen = 0
         return out
 
+    def replace(self, **changes: Any) -> Violation:
+        """A copy with ``changes`` (fields by name); the message is built if it was not."""
+        out = Violation(self.rule, self.message)
+        for name in self.__slots__:
+            if not name.startswith("_") and name != "rule":
+                setattr(out, name, getattr(self, name))
+        for name, value in changes.items():
+            setattr(out, name, value)
+        return out
+
     @property
     def message(self) -> str:
         """The reason in table language (built now if nobody has read it yet)."""
@@ -128,7 +138,7 @@ class Violation:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return bool(self._fields() == other._fields())
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
@@ -147,34 +157,6 @@ class Violation:
         ]
         inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
         return f"Violation({inner})"
-
-    def as_json(self) -> dict[str, object]:
-        """The contract's violation object (plus ``legal``; ``game`` in a session)."""
-        out: dict[str, object] = {
-            "index": self.index,
-            "player": self.player,
-            "action": self.action,
-            "rule": self.rule,
-            "message": self.message,
-            "legal": self.alternatives,
-        }
-        if self.with_unseen:
-            out["with_unseen"] = self.with_unseen
-        if self.game is not None:
-            out["game"] = self.game
-        return out
-
-    def note_json(self) -> dict[str, object]:
-        """The contract's ``undetermined`` entry: which check could not be made, and why."""
-        out: dict[str, object] = {
-            "index": self.index,
-            "player": self.player,
-            "rule": self.rule,
-            "message": self.message,
-        }
-        if self.game is not None:
-            out["game"] = self.game
-        return out
 
 
 class IllegalAction(Exception):

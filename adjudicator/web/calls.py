@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adjudicator import bulk, legal, render
-from adjudicator.adjudicate import Report, Step, adjudicate, adjudicate_session
+from adjudicator import bulk, legal, render, service
+from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
@@ -25,6 +25,7 @@ from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
+from adjudicator.table import Step
 
 STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
@@ -90,7 +91,7 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
             f"{at if at is not None else len(game.actions)}; legal at {v.index} lists what "
             "was legal there",
             409,
-            {"violation": v.as_json()},
+            {"violation": _violation_json(v)},
         ) from None
     return {"file": label, **where.as_json()}
 
@@ -194,7 +195,7 @@ def violation(v: Violation, viewer: str | None = None) -> dict[str, Any]:
 
     A one-player view never lists another player's legal cards: they would show the hand.
     """
-    out = v.as_json()
+    out = _violation_json(v)
     if viewer is not None and v.player is not None and v.player != viewer:
         kept = [f for f in v.alternatives if not _mentions_hidden(f, viewer)]
         out["legal"] = kept
@@ -205,7 +206,13 @@ def violation(v: Violation, viewer: str | None = None) -> dict[str, Any]:
 
 def note(v: Violation) -> dict[str, Any]:
     """A check that could not be made, with its rule's sources."""
-    return {**v.note_json(), "where": rule(v.rule)}
+    return {**service.NoteOut.of(v).model_dump(mode="json"), "where": rule(v.rule)}
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    """The violation as ``check --json`` has it (the service's one form)."""
+    out: dict[str, Any] = service.ViolationOut.of(v).model_dump(mode="json")
+    return out
 
 
 def _step(s: Step, viewer: str | None) -> dict[str, Any]:

@@ -1,0 +1,554 @@
+"""One service for every edge: plain functions returning typed results.
+
+The command line, the terminal renderers and the HTTP API call these and only
+format what comes back; :func:`dumps` is the one JSON serializer, so ``check
+--json``, ``legal --json`` and the API print the same objects (the contract in
+``docs/record-format.md``).
+
+>>> from adjudicator import service
+>>> from adjudicator.record import load_record
+>>> game = load_record("sample_games/illegal_phase2_beat.json")
+>>> verdict = service.check_game(game, "illegal_phase2_beat.json")
+>>> verdict.status, verdict.violations[0].rule
+('illegal', 'phase2.beat')
+>>> service.position(game, 1).legal
+['B pick']
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, model_serializer
+
+from adjudicator import bulk
+from adjudicator import legal as legal_module
+from adjudicator.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
+from adjudicator.engine.violations import Violation
+from adjudicator.limits import MAX_RECORD_SIZE
+from adjudicator.record import Game, Session
+from adjudicator.rules import catalog
+from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.presets import PRESETS, Preset, find_variant
+from adjudicator.table import Step, Table
+
+Form = str | dict[str, Any]
+"""An action as a record writes it: a string, or the object form of a deal."""
+
+
+class Out(BaseModel):
+    """An output model: frozen; the keys in ``_optional`` are left out while None."""
+
+    model_config = ConfigDict(frozen=True)
+    _optional: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _leave_out(self, handler: Any) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        for key in self._optional:
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+
+def dumps(result: BaseModel | list[BaseModel], indent: int | None = None) -> str:
+    """The one JSON form of a service result (non-ASCII kept: names and suits), escaped
+    where a text cannot be encoded at all (a file name with undecodable bytes holds lone
+    surrogates)."""
+    if isinstance(result, list):
+        data: Any = [r.model_dump(mode="json") for r in result]
+    else:
+        data = result.model_dump(mode="json")
+    line = json.dumps(data, ensure_ascii=False, indent=indent)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(data, indent=indent)
+    return line
+
+
+# --- verdicts -----------------------------------------------------------------------
+
+
+class ViolationOut(Out):
+    """A rule broken: where, by whom, which rule, why, and what was legal instead."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("with_unseen", "game"))
+    index: int | None
+    player: str | None
+    action: str | None
+    rule: str
+    message: str
+    legal: list[Form]
+    with_unseen: int | None = None
+    game: int | None = None
+
+    @classmethod
+    def of(cls, v: Violation) -> ViolationOut:
+        return cls(
+            index=v.index,
+            player=v.player,
+            action=v.action,
+            rule=v.rule,
+            message=v.message,
+            legal=v.alternatives,
+            with_unseen=v.with_unseen or None,
+            game=v.game,
+        )
+
+
+class NoteOut(Out):
+    """A check that could not be made (cards nobody knows): the action stood."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("game",))
+    index: int | None
+    player: str | None
+    rule: str
+    message: str
+    game: int | None = None
+
+    @classmethod
+    def of(cls, v: Violation) -> NoteOut:
+        return cls(index=v.index, player=v.player, rule=v.rule, message=v.message, game=v.game)
+
+
+class Verdict(Out):
+    """``check --json`` for one record (also an invalid one: ``status`` "invalid")."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("line",))
+    file: str
+    status: str
+    variant: str | None
+    actions: int | None
+    applied: int
+    finished: bool
+    loser: str | None
+    losers: list[str]
+    violations: list[ViolationOut]
+    undetermined: list[NoteOut]
+    error: str | None
+    line: int | None = None
+
+    @classmethod
+    def of(cls, file: str, report: Report, line: int | None = None) -> Verdict:
+        return cls(
+            file=file,
+            status=report.status,
+            variant=report.variant,
+            actions=report.actions,
+            applied=report.applied,
+            finished=report.finished,
+            loser=report.loser,
+            losers=report.losers,
+            violations=[ViolationOut.of(v) for v in report.violations],
+            undetermined=[NoteOut.of(v) for v in report.undetermined],
+            error=None,
+            line=line,
+        )
+
+    @classmethod
+    def invalid(cls, file: str, error: str | None, line: int | None = None) -> Verdict:
+        return cls(
+            file=file,
+            status="invalid",
+            variant=None,
+            actions=None,
+            applied=0,
+            finished=False,
+            loser=None,
+            losers=[],
+            violations=[],
+            undetermined=[],
+            error=error,
+            line=line,
+        )
+
+
+class SessionVerdict(Out):
+    """``check --json`` for a session: each game's verdict, the scores when counted."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("scores", "line"))
+    file: str
+    status: str
+    variant: str
+    games: list[Verdict]
+    violations: list[ViolationOut]
+    undetermined: list[NoteOut]
+    error: str | None
+    scores: dict[str, int] | None = None
+    line: int | None = None
+
+    @classmethod
+    def of(cls, file: str, report: SessionReport, line: int | None = None) -> SessionVerdict:
+        return cls(
+            file=file,
+            status=report.status,
+            variant=report.variant,
+            games=[Verdict.of(file, g) for g in report.games],
+            violations=[ViolationOut.of(v) for v in report.violations],
+            undetermined=[NoteOut.of(v) for v in report.undetermined],
+            error=None,
+            scores=report.scores,
+            line=line,
+        )
+
+
+def verdict(
+    file: str,
+    report: Report | SessionReport | None,
+    error: str | None = None,
+    line: int | None = None,
+) -> Verdict | SessionVerdict:
+    """The verdict on a record already judged (``report`` None: it was invalid)."""
+    if report is None:
+        return Verdict.invalid(file, error, line)
+    if isinstance(report, SessionReport):
+        return SessionVerdict.of(file, report, line)
+    return Verdict.of(file, report, line)
+
+
+def check_game(game: Game | Session, file: str = "") -> Verdict | SessionVerdict:
+    """Adjudicate a record (or session) and return its verdict."""
+    if isinstance(game, Session):
+        return SessionVerdict.of(file, adjudicate_session(game))
+    return Verdict.of(file, adjudicate(game))
+
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+"""Exit statuses of a check: all legal, any illegal, any invalid (or unreadable)."""
+
+
+def check_paths(
+    paths: Sequence[str],
+    found: bulk.Found,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    keep_text: bool = False,
+    as_json: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
+    records: int | None = None,
+) -> Iterator[bulk.Checked]:
+    """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
+    one per core; never more than the cores, nor than ``records`` when known), or on the
+    Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
+    ``found`` collects the arguments that held no record; a record over ``max_size``
+    bytes is invalid."""
+    items = bulk.sources(paths, found, max_size)
+    if dask is not None:
+        from adjudicator import cluster
+
+        return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size)
+    return bulk.check_all(
+        items,
+        bulk.workers(jobs, records),
+        keep_text=keep_text,
+        as_json=as_json,
+        max_size=max_size,
+    )
+
+
+def exit_status(tally: bulk.Tally, found: bulk.Found) -> int:
+    """The status a check ends with, from its verdicts and the arguments that held none."""
+    if tally.statuses["invalid"] or found.empty:
+        return EXIT_INVALID
+    return EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL
+
+
+# --- positions ----------------------------------------------------------------------
+
+
+class UnseenNote(Out):
+    """An action legal with an unseen card unless the hidden cards rule it out."""
+
+    action: Form
+    rule: str
+    message: str
+
+
+class PositionOut(Out):
+    """``legal --json``: the table before action ``at`` and what is legal there."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("file",))
+    file: str | None = None
+    at: int
+    actions: int
+    finished: bool
+    loser: str | None
+    to_move: list[str]
+    legal: list[Form]
+    with_unseen: list[Form]
+    with_unseen_undetermined: list[UnseenNote]
+    stopped: str | None
+
+    @classmethod
+    def of(cls, where: legal_module.Position, file: str | None = None) -> PositionOut:
+        state = where.state
+        return cls(
+            file=file,
+            at=where.at,
+            actions=where.actions,
+            finished=state.finished,
+            loser=state.names[state.loser] if state.loser is not None else None,
+            to_move=where.movers,
+            legal=where.legal,
+            with_unseen=where.with_unseen,
+            with_unseen_undetermined=[
+                UnseenNote(action=form, rule=v.rule, message=v.message)
+                for form, v in where.with_unseen_unless
+            ],
+            stopped=state.stopped,
+        )
+
+
+def position(game: Game, at: int | None = None, file: str | None = None) -> PositionOut:
+    """The legal actions before action ``at`` (default: what may come next).
+
+    Raises :class:`legal.Unreachable` when an earlier action is illegal.
+    """
+    return PositionOut.of(legal_module.position(game, at), file)
+
+
+# --- the table and its steps ----------------------------------------------------------
+
+
+class SeatView(Out):
+    """One player at the table: the hand (or how many cards, for another's view)."""
+
+    name: str
+    hand: list[str] | None
+    cards: int
+    pile: int
+
+
+class TableOut(Out):
+    """The table as one player may see it (``viewer`` None: everything written)."""
+
+    phase: int
+    seats: list[SeatView]
+    stock: int
+    trick: list[tuple[str, list[str]]]
+    trump: str | None
+    turn: str | None
+    losers: list[str]
+
+
+class StepOut(Out):
+    """One action of a replay: its words, what followed, and the table after it."""
+
+    index: int
+    action: str
+    words: str
+    events: list[str]
+    violation: ViolationOut | None
+    table: TableOut
+
+
+def table_view(view: Any, viewer: str | None = None) -> TableOut:
+    """A :class:`TableView` for one viewer: another player's cards are only counted."""
+    from adjudicator.cards import card_code, suit_name
+
+    names = view.names
+    seats = []
+    for i, name in enumerate(names):
+        hand = view.hands[i]
+        shown = viewer is None or viewer == name
+        count = len(hand) + (view.hidden[i] if view.hidden else 0)
+        seats.append(
+            SeatView(
+                name=name,
+                hand=[card_code(c) for c in hand] if shown else None,
+                cards=count,
+                pile=view.piles[i],
+            )
+        )
+    return TableOut(
+        phase=view.phase,
+        seats=seats,
+        stock=view.stock,
+        trick=[(names[p], [card_code(c) for c in cards]) for p, cards in view.trick],
+        trump=suit_name(view.trump, plural=True) if view.trump is not None else None,
+        turn=names[view.turn] if view.turn is not None else None,
+        losers=[names[p] for p in view.losers],
+    )
+
+
+def step(s: Step, viewer: str | None = None) -> StepOut:
+    """A replay step as data (its words built now, when read)."""
+    return StepOut(
+        index=s.index,
+        action=s.action,
+        words=s.words,
+        events=s.events,
+        violation=ViolationOut.of(s.violation) if s.violation is not None else None,
+        table=table_view(s.table, viewer),
+    )
+
+
+def new_table(game: Game) -> Table:
+    """A :class:`Table` at the start of ``game``, to step by hand."""
+    return Table.from_game(game)
+
+
+# --- variants and rules -------------------------------------------------------------
+
+
+class OptionValue(Out):
+    """One option of a variant: its value, what it may take, what it means, the text."""
+
+    name: str
+    value: Any
+    allowed: str
+    description: str
+    cite: str | None
+
+
+class PlayerChange(Out):
+    """Options a variant changes at some table sizes (``players``: ``4`` or ``4-6``)."""
+
+    players: str
+    changes: dict[str, Any]
+
+
+class VariantInfo(Out):
+    """A preset: what it is, where its rules are written, every option's value."""
+
+    name: str
+    title: str
+    source: str
+    by_players: list[PlayerChange]
+    options: list[OptionValue]
+
+
+def _variant(preset: Preset) -> VariantInfo:
+    values = preset.options.model_dump()
+    return VariantInfo(
+        name=preset.name,
+        title=preset.title,
+        source=preset.source,
+        by_players=[
+            PlayerChange(players=f"{low}" if low == high else f"{low}-{high}", changes=changes)
+            for (low, high), changes in preset.by_players.items()
+        ],
+        options=[
+            OptionValue(
+                name=option,
+                value=values[option],
+                allowed=allowed,
+                description=description,
+                cite=preset.cites.get(option),
+            )
+            for option, allowed, description in RuleOptions.describe()
+        ],
+    )
+
+
+def variants() -> list[VariantInfo]:
+    """Every preset, in the order they are listed."""
+    return [_variant(preset) for preset in PRESETS.values()]
+
+
+def variant(name: str) -> VariantInfo:
+    """One preset by name; :class:`UnknownTopic` with the message when there is none."""
+    try:
+        return _variant(find_variant(name))
+    except KeyError as exc:
+        raise UnknownTopic(str(exc.args[0])) from None
+
+
+class UnknownTopic(ValueError):
+    """A name the service does not know (a variant, a rule id, an option); the message
+    says so in one line, with the nearest names."""
+
+
+class RuleExplanation(Out):
+    """A rule id: what it checks, where it is written, the options that change it."""
+
+    id: str
+    group: str
+    group_title: str
+    checks: str
+    sources: list[str]
+    """Each citation: title and section (``pagat.com, 'Koira'``)."""
+    texts: list[str]
+    """Each rule text cited, once: ``pagat.com: 'title', address``."""
+    options: list[str]
+    samples: list[str]
+    """Sample games (in ``sample_games/``); the first one breaks this rule."""
+    kind: str
+
+
+class VariantValue(Out):
+    """An option's value in one variant, and its changes at some table sizes."""
+
+    variant: str
+    value: Any
+    by_players: dict[str, Any]
+
+
+class OptionExplanation(Out):
+    """A rule option: meaning, default, value in each variant, rules it changes."""
+
+    name: str
+    allowed: str
+    description: str
+    default: Any
+    by_variant: list[VariantValue]
+    rules: list[str]
+
+
+def explain(topic: str) -> RuleExplanation | OptionExplanation:
+    """A rule id or an option, as data; :class:`UnknownTopic` for anything else."""
+    if topic in catalog.RULES:
+        entry = catalog.RULES[topic]
+        group = next((g for g in catalog.GROUPS if g.key == entry.group), None)
+        texts = []
+        for key in dict.fromkeys(c.source for c in entry.sources):
+            if key != "contract":
+                source = catalog.SOURCES[key]
+                texts.append(f"{source.cite}: '{source.title}', {source.address}")
+        return RuleExplanation(
+            id=entry.id,
+            group=entry.group,
+            group_title=group.title.replace("`", "") if group is not None else entry.group,
+            checks=entry.checks.replace("`", ""),
+            sources=[str(c) for c in entry.sources],
+            texts=texts,
+            options=list(entry.options),
+            samples=list(entry.samples),
+            kind=entry.kind,
+        )
+    if topic in RuleOptions.model_fields:
+        from adjudicator.explain import allowed
+
+        field = RuleOptions.model_fields[topic]
+        return OptionExplanation(
+            name=topic,
+            allowed=allowed(topic),
+            description=field.description or "",
+            default=field.default,
+            by_variant=[
+                VariantValue(
+                    variant=p.name,
+                    value=getattr(p.options, topic),
+                    by_players={
+                        f"{low}" if low == high else f"{low}-{high}": changes[topic]
+                        for (low, high), changes in p.by_players.items()
+                        if topic in changes
+                    },
+                )
+                for p in PRESETS.values()
+            ],
+            rules=[r.id for r in catalog.RULES.values() if topic in r.options],
+        )
+    near = difflib.get_close_matches(
+        topic, [*catalog.RULES, *RuleOptions.model_fields], n=3, cutoff=0.6
+    )
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    raise UnknownTopic(
+        f"explain: {topic!r} is neither a rule id nor a rule option{hint} "
+        "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+    )
