@@ -136,12 +136,14 @@ class Adjudicator(click.Group):
     (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, _terminated)
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         try:
             try:
                 return super().invoke(ctx)
             finally:
+                if previous is not None:  # as it was: the caller may be a test run
+                    signal.signal(signal.SIGTERM, previous)
                 sys.stdout.flush()
         except KeyboardInterrupt:
             _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)

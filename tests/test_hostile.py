@@ -275,7 +275,7 @@ def test_ctrl_c_with_two_jobs_is_one_line_and_exit_130(corpus: Path, as_json: bo
     workers = wait_for_workers(process, 2)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
     code, err = finish(process, workers)
-    assert code == 130
+    assert code == 130, err
     one_line(err, "interrupted")
 
 
@@ -284,7 +284,7 @@ def test_sigterm_with_two_jobs_is_one_line_and_exit_143(corpus: Path) -> None:
     workers = wait_for_workers(process, 2)
     process.send_signal(signal.SIGTERM)  # to the parent alone
     code, err = finish(process, workers)
-    assert code == 143
+    assert code == 143, err
     one_line(err, "terminated")
 
 
@@ -298,7 +298,7 @@ def test_dask_local_stops_in_one_line(corpus: Path, signum: int, code: int) -> N
     else:
         process.send_signal(signum)
     status, err = finish(process, workers)
-    assert status == code
+    assert status == code, err
     one_line(err, "interrupted" if signum == signal.SIGINT else "terminated")
 
 
