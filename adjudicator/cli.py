@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import stat
 import sys
-import tempfile
-import threading
 from collections.abc import Callable, Generator, Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -37,14 +33,14 @@ from adjudicator import simulate as simulation
 from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.cli_conformance import register as register_conformance
+from adjudicator.cli_group import Adjudicator
+from adjudicator.outputs import Output, OutputError, refuse_clashes
 from adjudicator.record import Game, RecordError, Session, json_schema
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
 
 
 def _console(stderr: bool = False) -> Console:
@@ -101,59 +97,6 @@ def _summary(tally: bulk.Tally) -> Table:
         for rule, times in tally.rules.most_common(TOP_RULES):
             grid.add_row(f"  {rule}", str(times))
     return grid
-
-
-class Terminated(BaseException):
-    """SIGTERM, raised where the program is, so that it unwinds (workers killed, temporary
-    files removed) as it does for Ctrl-C."""
-
-
-def _terminated(signum: int, frame: Any) -> None:
-    raise Terminated
-
-
-def _stop(message: str, code: int) -> NoReturn:
-    """End the run: one line on stderr, exit status ``code``."""
-    with suppress(OSError):
-        _console(stderr=True).print(message, markup=False, highlight=False)
-    raise click.exceptions.Exit(code)
-
-
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null: what is still buffered for a full disk or a
-    closed pipe would otherwise fail again, with a traceback, when Python exits."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
-
-
-class Adjudicator(click.Group):
-    """The command group, plus what every command shares: Ctrl-C, SIGTERM and an output
-    that cannot be written each end the run with one line and their own exit status
-    (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        main_thread = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
-        try:
-            try:
-                return super().invoke(ctx)
-            finally:
-                if previous is not None:  # as it was: the caller may be a test run
-                    signal.signal(signal.SIGTERM, previous)
-                sys.stdout.flush()
-        except KeyboardInterrupt:
-            _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)
-        except Terminated:
-            _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
-        except bulk.WorkersLost as exc:
-            _stop(str(exc), EXIT_INVALID)
-        except OSError as exc:  # standard output on a full disk, or a closed pipe
-            _silence_stdout()
-            _stop(f"cannot write the output: {exc.strerror or exc}", EXIT_INVALID)
 
 
 @click.group(cls=Adjudicator, context_settings={"help_option_names": ["-h", "--help"]})
@@ -264,110 +207,21 @@ def check(
     out = _console()
     err = _console(stderr=True)
     targets = {"illegal": write_illegal, "legal": write_legal}
-    _check_outputs(paths, targets)
-    outputs: dict[str, _Output] = {}
+    outputs: dict[str, Output] = {}
     try:
+        refuse_clashes(paths, targets)
         for status, target in targets.items():
             if target is not None:
-                outputs[status] = _Output(f"--write-{status}", target)
+                outputs[status] = Output(f"--write-{status}", target)
         _check_run(paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs)
+    except OutputError as exc:
+        for sink in outputs.values():
+            sink.discard()
+        _mistake(str(exc))
     except BaseException:
         for sink in outputs.values():
             sink.discard()
         raise
-
-
-def _check_outputs(paths: tuple[str, ...], targets: dict[str, str | None]) -> None:
-    """Refuse a --write-* target that is one of the inputs, or named for both verdicts:
-    it would be emptied before it is read, or written twice at once."""
-    named = [(status, t) for status, t in targets.items() if t is not None]
-    for status, target in named:
-        for path in paths:
-            if path != bulk.STDIN and _same_file(target, path):
-                _mistake(
-                    f"--write-{status} {limits.printable(target)}: that is an input of the "
-                    "run; write to another file"
-                )
-    if len(named) == 2 and _same_file(named[0][1], named[1][1]):
-        _mistake(
-            f"--write-illegal and --write-legal both name {limits.printable(named[0][1])}: "
-            "give two files"
-        )
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are one file (through links too), existing or not."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
-class _Output:
-    """A --write-* file: written to a temporary file in the target's folder and renamed
-    over the target at the end, so that the target is the old file or a whole new one.
-
-    A target that exists and is no regular file (``/dev/null``, a pipe) is written
-    directly.  A write that fails (a full disk) is one line and exit status 2.
-    """
-
-    def __init__(self, option: str, target: str) -> None:
-        self.option = option
-        self.target = target
-        self.temp: str | None = None
-        try:
-            if os.path.exists(target) and not os.path.isfile(target):
-                self.stream: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
-                return
-            folder = os.path.dirname(os.path.abspath(target))
-            fd, self.temp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder
-            )
-            os.chmod(self.temp, _mode_for(target))
-            self.stream = os.fdopen(fd, "w", encoding="utf-8")
-        except OSError as exc:
-            self.fail(exc)
-
-    def write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-        except OSError as exc:
-            self.fail(exc)
-
-    def commit(self) -> None:
-        """Close the file and put it in place of the target."""
-        try:
-            self.stream.close()
-            if self.temp is not None:
-                os.replace(self.temp, self.target)
-                self.temp = None
-        except OSError as exc:
-            self.fail(exc)
-
-    def discard(self) -> None:
-        """Remove what was written; the target stays as it was."""
-        stream = getattr(self, "stream", None)
-        if stream is not None:
-            with suppress(OSError):
-                stream.close()
-        if self.temp is not None:
-            with suppress(OSError):
-                os.unlink(self.temp)
-            self.temp = None
-
-    def fail(self, exc: OSError) -> NoReturn:
-        self.discard()
-        _mistake(f"{self.option}: cannot write {limits.printable(self.target)}: {exc.strerror}")
-
-
-def _mode_for(target: str) -> int:
-    """The permissions the output gets: the old file's, or what ``open`` would give."""
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _check_run(
@@ -379,7 +233,7 @@ def _check_run(
     max_size: int,
     out: Console,
     err: Console,
-    outputs: dict[str, _Output],
+    outputs: dict[str, Output],
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None

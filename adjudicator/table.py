@@ -23,19 +23,16 @@ from adjudicator.cards import UNKNOWN, Card
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
-from adjudicator.engine.violations import Violation
+from adjudicator.engine.violations import IllegalAction, Violation
 from adjudicator.record import FORMAT, ActionObject, Game, RecordError, load_record
 from adjudicator.record.notation import read_object, read_text
 
 __all__ = ["IllegalActionError", "Outcome", "Replay", "Step", "Table", "replay"]
 
 
-class IllegalActionError(ValueError):
-    """An action the rules forbid; ``violation`` says which rule, why, and what was legal."""
-
-    def __init__(self, violation: Violation) -> None:
-        self.violation = violation
-        super().__init__(f"{violation.rule}: {violation.message}")
+class IllegalActionError(IllegalAction):
+    """An action the rules forbid; ``violation`` says which rule, why, and what was legal.
+    A ``ValueError``, and the engine's :class:`IllegalAction`: either catches it."""
 
 
 @dataclass(frozen=True)

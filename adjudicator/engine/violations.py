@@ -159,8 +159,9 @@ class Violation:
         return f"Violation({inner})"
 
 
-class IllegalAction(Exception):
-    """Raised by :func:`adjudicator.engine.push` for an action that fails ``check``."""
+class IllegalAction(ValueError):
+    """Raised by :func:`adjudicator.engine.push` for an action that fails ``check`` (a
+    ``ValueError``: the input is wrong; :class:`adjudicator.IllegalActionError` is one too)."""
 
     def __init__(self, violation: Violation) -> None:
         self.violation = violation

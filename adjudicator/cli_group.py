@@ -1,0 +1,76 @@
+"""The command group every ``adjudicator`` command runs in: how a run ends when it is cut
+short.  Ctrl-C, SIGTERM, a lost worker and an output that cannot be written each end the
+run with one line on stderr and their own exit status (130, 143, 2), never a traceback;
+exit status 1 stays "a record is illegal".
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from contextlib import suppress
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+
+from adjudicator import bulk
+
+EXIT_INVALID = 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that it unwinds (workers killed, temporary
+    files removed) as it does for Ctrl-C."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def _stop(message: str, code: int) -> NoReturn:
+    """End the run: one line on stderr, exit status ``code``."""
+    with suppress(OSError):
+        Console(stderr=True, highlight=False).print(message, markup=False)
+    raise click.exceptions.Exit(code)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null: what is still buffered for a full disk or a
+    closed pipe would otherwise fail again, with a traceback, when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+class Adjudicator(click.Group):
+    """The command group, plus what every command shares: Ctrl-C, SIGTERM and an output
+    that cannot be written each end the run with one line and their own exit status
+    (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                if previous is not None:  # as it was: the caller may be a test run
+                    signal.signal(signal.SIGTERM, previous)
+                sys.stdout.flush()
+        except KeyboardInterrupt:
+            _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)
+        except Terminated:
+            _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
+        except bulk.WorkersLost as exc:
+            _stop(str(exc), EXIT_INVALID)
+        except OSError as exc:  # standard output on a full disk, or a closed pipe
+            _silence_stdout()
+            _stop(f"cannot write the output: {exc.strerror or exc}", EXIT_INVALID)
