@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 
-from adjudicator import render
+from adjudicator import render, service
 from adjudicator.adjudicate import Report
 from adjudicator.explain import rule as explain_rule
 from adjudicator.rules import catalog
@@ -125,7 +125,7 @@ class ReplayApp(App[None]):
         entry = catalog.RULES.get(violation.rule)
         if entry is None:
             return Text(f"{violation.rule}: {violation.message}")
-        return explain_rule(entry)
+        return explain_rule(service.explain(entry.id))  # type: ignore[arg-type]
 
     def refresh_view(self) -> None:
         """Draw the current frame (and the rule text, when it is shown)."""
