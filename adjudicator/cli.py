@@ -51,8 +51,10 @@ def _console(stderr: bool = False) -> Console:
     """
     stream = sys.stderr if stderr else sys.stdout
     if stream.isatty():
-        return Console(stderr=stderr, highlight=False)
-    return Console(file=stream, width=100, color_system=None, highlight=False, soft_wrap=True)
+        return Console(stderr=stderr, highlight=False, emoji=False)
+    return Console(
+        file=stream, width=100, color_system=None, highlight=False, soft_wrap=True, emoji=False
+    )
 
 
 PROGRESS_MIN = 10
@@ -668,7 +670,7 @@ def samples_command(name: str | None) -> None:
     broken rule: 'adjudicator samples NAME > game.json' gives a file to check or replay.
     """
     if name is None:
-        out = Console(highlight=False, soft_wrap=True)
+        out = Console(highlight=False, soft_wrap=True, emoji=False)
         for entry in samples.names():
             about = json.loads(samples.text(entry)).get("meta", {})
             title = str(about.get("title", ""))

@@ -35,7 +35,9 @@ def _terminated(signum: int, frame: Any) -> None:
 def _stop(message: str, code: int) -> NoReturn:
     """End the run: one line on stderr, exit status ``code``."""
     with suppress(OSError):
-        Console(stderr=True, highlight=False).print(message, markup=False)
+        Console(stderr=True, highlight=False, emoji=False, soft_wrap=True).print(
+            message, markup=False
+        )
     raise click.exceptions.Exit(code)
 
 

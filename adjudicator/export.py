@@ -142,6 +142,22 @@ def _script_safe(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+_EMBEDDED = re.compile(r'(<script type="application/json" id="embedded">)(.*?)(</script>)', re.S)
+_TITLE = re.compile(r"(<title>)(.*?)(</title>)", re.S)
+
+
+def embedded(page: str) -> str:
+    """The JSON a page embeds (the record's replay), as written in it."""
+    found = _EMBEDDED.search(page)
+    return found.group(2) if found else ""
+
+
+def skeleton(page: str) -> str:
+    """The page without what comes from a record (the embedded JSON, the title's text): the
+    same for every record, which is how tests and the fuzzer hold record text in its place."""
+    return _TITLE.sub(r"\1\3", _EMBEDDED.sub(r"\1\3", page, count=1), count=1)
+
+
 def _sha256(text: str) -> str:
     return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 

@@ -28,7 +28,7 @@ from adjudicator.rules import catalog
 def plain(renderable: RenderableType, width: int = 100) -> str:
     """What ``renderable`` reads as in plain text."""
     sink = io.StringIO()
-    console = Console(file=sink, width=width, color_system=None, legacy_windows=False)
+    console = Console(file=sink, width=width, color_system=None, legacy_windows=False, emoji=False)
     console.print(renderable)
     return sink.getvalue()
 

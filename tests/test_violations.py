@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator import engine
+from adjudicator import engine, service
 from adjudicator.actions import Action
 from adjudicator.cards import PARSE
 from adjudicator.engine.violations import Violation
@@ -23,7 +23,7 @@ def test_a_lazy_message_is_built_once_on_first_read() -> None:
     assert lazy.message == "Anna named 2"
     assert calls == [("Anna", 2)]
     assert lazy == Violation("play.count", "Anna named 2", undetermined=True)
-    assert lazy.as_json()["message"] == "Anna named 2"
+    assert service.ViolationOut.of(lazy).message == "Anna named 2"
 
 
 def test_the_plain_form_still_works_and_a_message_may_be_replaced() -> None:
