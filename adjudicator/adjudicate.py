@@ -90,8 +90,12 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
     Raises :class:`RecordError` when the record lacks what the table saw (a
-    dare on an unknown stock that names no card).
+    dare on an unknown stock that names no card), or when ``game`` is no Game.
     """
+    if not isinstance(game, Game):
+        raise RecordError(
+            "", f"adjudicate takes a Game (see load_record), not {type(game).__name__}"
+        )
     state = engine.new_state(game)
     names = game.players
     report = Report(
