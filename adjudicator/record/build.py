@@ -125,7 +125,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        loc = _path(err["loc"])
+        where = _path(("options", *err["loc"]))
         field = RuleOptions.model_fields.get(err["loc"][0]) if err["loc"] else None
         if err["type"] == "extra_forbidden":
             message = _not_an_option(str(err["loc"][0]))
@@ -133,7 +133,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
             message = f"must be {_allowed(field)}, not {_shown(err.get('input'))}"
         else:
             message = _message(err)
-        raise RecordError(key("options", loc) if loc else "options", message) from None
+        raise RecordError(where, message) from None
 
 
 def _not_an_option(name: str) -> str:

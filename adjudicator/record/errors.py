@@ -27,7 +27,9 @@ class RecordError(ValueError):
         super().__init__(f"{path}: {message}" if path else message)
 
 
-_TAGS = {"text", "object", "one", "two"}
+_TAGS = {"text", "object", "one", "two", "[key]"}
+"""Parts of pydantic's error places that are no place in the record: union tags, and the
+mark of a dict's key (the key itself is already named)."""
 
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
 
@@ -57,7 +59,7 @@ def join(path: str, inner: str) -> str:
 def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
-        if isinstance(part, int):
+        if isinstance(part, int) and part.bit_length() < 64:
             out += f"[{part}]"
         elif part in _TAGS or (isinstance(part, str) and part.startswith("function-")):
             continue
