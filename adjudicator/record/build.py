@@ -625,13 +625,18 @@ def _where_twice(value: Any, path: str) -> str | None:
     return None
 
 
-def _key_twice(text: str) -> RecordError:
-    """The one-line error for a key written twice, naming the key and the object it is in."""
-    try:
-        where = _where_twice(json.loads(text, object_pairs_hook=_marking), "")
-    except RecursionError:
-        where = None
-    return RecordError(where or "record", "is written twice in one object: give each key once")
+def _not_json(exc: Exception) -> RecordError:
+    """The one line for text json cannot read."""
+    if isinstance(exc, json.JSONDecodeError):
+        # Some of json's messages end in "starting at": do not say "at" twice.
+        at = " " if exc.msg.endswith(" at") else " at "
+        return RecordError("", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}")
+    if isinstance(exc, RecursionError):
+        # The C scanner gives up near the interpreter's recursion limit; no record nests
+        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
+        return RecordError("", "not a record: JSON nested too deeply to read")
+    # e.g. an integer of more than 4,300 digits
+    return RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}")
 
 
 def loads(text: str) -> Any:
@@ -641,16 +646,15 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_unique)
     except _KeyTwice:
-        raise _key_twice(text) from None
-    except json.JSONDecodeError as exc:
-        # Some of json's messages end in "starting at": do not say "at" twice.
-        at = " " if exc.msg.endswith(" at") else " at "
-        raise RecordError(
-            "", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}"
-        ) from None
+        pass  # the hook runs before the text is read to its end: read it all, marking
+    except (ValueError, RecursionError) as exc:
+        raise _not_json(exc) from None
+    try:
+        marked = json.loads(text, object_pairs_hook=_marking)
+    except (ValueError, RecursionError) as exc:  # the text is not JSON after all
+        raise _not_json(exc) from None
+    try:
+        where = _where_twice(marked, "")
     except RecursionError:
-        # The C scanner gives up near the interpreter's recursion limit; no record nests
-        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
-        raise RecordError("", "not a record: JSON nested too deeply to read") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}") from None
+        where = None
+    raise RecordError(where or "record", "is written twice in one object: give each key once")

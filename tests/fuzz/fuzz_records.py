@@ -642,8 +642,8 @@ ODD_NAMES = [
     "[/]",
     "[link=javascript:alert(1)]B[/link]",
     "[reverse]Bo",
-    "A\u200bB",
-    "\u202eCai",
+    "A\u00b7B",  # names with control or format characters are invalid: test_reader.py
+    "Cai\u0301",
     "Åsa",
     "李",
     "🂡",
