@@ -55,8 +55,13 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
     Raises :class:`RecordError` when the record lacks what the table saw (a
-    dare on an unknown stock that names no card).  ``game`` is not changed.
+    dare on an unknown stock that names no card), or when ``game`` is no Game.  ``game``
+    is not changed.
     """
+    if not isinstance(game, Game):
+        raise RecordError(
+            "", f"adjudicate takes a Game (see load_record), not {type(game).__name__}"
+        )
     table = Table.from_game(game)
     state = table.state
     names = game.players

@@ -159,3 +159,28 @@ def test_a_deal_of_200000_strings_that_are_no_cards_names_the_first() -> None:
     checked = check_source(Source("r.jsonl", 1, text))
     assert checked.status == "invalid"
     assert checked.error == "actions[0].to.A[0]: 'Anna' is not a card"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"a": 1, "a": 2} {"b": 1}', "not JSON: Extra data at line 1 column 18"),
+        ('{"a": 1, "a": 2}\n{"b": [1,', "not JSON: Extra data at line 2 column 1"),
+        (
+            '{"a": {"x": 1, "x": 2}, "b": [1',
+            "not JSON: Expecting ',' delimiter at line 1 column 32",
+        ),
+    ],
+)
+def test_a_key_twice_in_text_that_is_no_json_is_not_json(text: str, said: str) -> None:
+    """Seed 23, #510 and #3539 (jsonl): a key twice, then more than one value: the decoder's
+    hook saw the key before the decoder saw the extra data, and reading again to say where
+    the key was raised json's own error (JSONDecodeError at build.py:_key_twice)."""
+    from adjudicator.record import RecordError, loads
+
+    with pytest.raises(RecordError) as caught:
+        loads(text)
+    assert str(caught.value) == said
+    source = Source("x.json", text=text)
+    checked = check_source(source)
+    assert checked.status == "invalid" and checked.error == said

@@ -30,7 +30,7 @@ def edited(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
 
 CASES: list[tuple[str, str, str]] = [
     ("not json", "{ this is not json", "not JSON"),
-    ("empty file", "", "not JSON"),
+    ("empty file", "", "the file is empty"),
     ("not an object", "[1, 2, 3]", "object"),
     (
         "missing field",

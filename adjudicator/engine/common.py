@@ -53,6 +53,14 @@ def held(state: State, action: Action) -> Violation | None:
             if short > state.unseen[card]:
                 elsewhere.append(card)
     name = state.names[p]
+    twice = [c for c in elsewhere if have[c]]
+    if twice:  # holds the card, names it more often than it is held
+        card = twice[0]
+        return Violation(
+            "play.held",
+            f"{name} holds {_times(have[card])} {card_text(card)} and names it "
+            f"{_times(need[card], named=True)} (holds {holding(state, p)})",
+        )
     if elsewhere:
         where = cards_text(elsewhere)
         if not state.hidden[p]:
@@ -70,6 +78,13 @@ def held(state: State, action: Action) -> Violation | None:
             "play.held", f"{name} does not hold {cards_text(missing)} (holds {holding(state, p)})"
         )
     return None
+
+
+def _times(n: int, named: bool = False) -> str:
+    """``one``/``two`` copies held; ``twice``/``3 times`` named."""
+    if named:
+        return {2: "twice"}.get(n, f"{n} times")
+    return {1: "one", 2: "two"}.get(n, str(n))
 
 
 def take_from_hand(state: State, player: int, cards: Iterable[Card]) -> None:

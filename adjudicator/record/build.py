@@ -8,13 +8,15 @@ JSON string or a decoded dict) ends here too.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args, get_origin
 
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from adjudicator.cards import (
     FULL_PACK,
@@ -26,8 +28,9 @@ from adjudicator.cards import (
     parse_suit,
 )
 from adjudicator.game import Game, Session, Start
-from adjudicator.record.errors import RecordError, _message, _path, _validate, key
-from adjudicator.record.notation import reader
+from adjudicator.limits import MAX_RECORD_SIZE, InputError, printable, read_limited, too_big
+from adjudicator.record.errors import RecordError, _message, _path, _shown, _validate, key
+from adjudicator.record.notation import not_a_player, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -38,7 +41,7 @@ from adjudicator.record.schema import (
 )
 from adjudicator.rules.deal import deal_layout
 from adjudicator.rules.options import RuleOptions
-from adjudicator.rules.presets import find_variant
+from adjudicator.rules.presets import PRESETS, find_variant
 
 
 def _not_an_object(data: Any) -> RecordError:
@@ -69,7 +72,7 @@ def _player(names: dict[str, int], name: str, path: str) -> int:
     try:
         return names[name]
     except KeyError:
-        raise RecordError(path, f"{name!r} is not one of the players") from None
+        raise RecordError(path, not_a_player(name, names)) from None
 
 
 def _slots(codes: list[str]) -> list[Card]:
@@ -113,8 +116,8 @@ def _check_deck(deck: Sequence[Card], decks: int) -> None:
 def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptions:
     try:
         preset = find_variant(variant)
-    except KeyError as exc:
-        raise RecordError("variant", exc.args[0]) from None
+    except KeyError:
+        raise RecordError("variant", _not_a_variant(variant)) from None
     base = preset.options_for(players) if 2 <= players <= 52 else preset.options
     if not overrides:
         return base
@@ -122,20 +125,56 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        loc = _path(err["loc"])
-        raise RecordError(
-            key("options", loc) if loc else "options",
-            "is not a rule option (see 'adjudicator variants')"
-            if err["type"] == "extra_forbidden"
-            else _message(err),
-        ) from None
+        where = _path(("options", *err["loc"]))
+        field = RuleOptions.model_fields.get(err["loc"][0]) if err["loc"] else None
+        if err["type"] == "extra_forbidden":
+            message = _not_an_option(str(err["loc"][0]))
+        elif field is not None:
+            message = f"must be {_allowed(field)}, not {_shown(err.get('input'))}"
+        else:
+            message = _message(err)
+        raise RecordError(where, message) from None
+
+
+def _not_an_option(name: str) -> str:
+    """An unknown option, and the close one to a misspelled name (``sequence``)."""
+    said = "is not a rule option (see 'adjudicator variants')"
+    close = difflib.get_close_matches(name[:80], list(RuleOptions.model_fields), n=1, cutoff=0.75)
+    return f"{said}: did you mean {close[0]!r}?" if close else said
+
+
+def _allowed(field: FieldInfo) -> str:
+    """The values a rule option takes, from its type: ``1 or 2``, ``true or false``,
+    ``a whole number from 0 to 12``."""
+    kind = field.annotation
+    if get_origin(kind) is Literal:
+        values = [json.dumps(v) for v in get_args(kind)]
+        return (
+            " or ".join(values) if len(values) < 3 else ", ".join(values[:-1]) + " or " + values[-1]
+        )
+    if kind is bool:
+        return "true or false"
+    low = next((m.ge for m in field.metadata if getattr(m, "ge", None) is not None), None)
+    high = next((m.le for m in field.metadata if getattr(m, "le", None) is not None), None)
+    if low is not None and high is not None:
+        return f"a whole number from {low} to {high}"
+    if low is not None:
+        return f"a whole number of at least {low}"
+    return "a whole number"
+
+
+def _not_a_variant(name: str) -> str:
+    """The variants, and the close one to a misspelled name (``pagta``: ``pagat``)."""
+    said = f"{_shown(name)} is not a variant ({', '.join(PRESETS)})"
+    close = difflib.get_close_matches(name[:80].lower(), list(PRESETS), n=1, cutoff=0.75)
+    return f"{said}: did you mean {close[0]!r}?" if close else said
 
 
 def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, int]:
     names: dict[str, int] = {}
     for i, name in enumerate(players):
         if name in names:
-            raise RecordError(f"players[{i}]", f"{name!r} is listed twice")
+            raise RecordError(f"players[{i}]", f"{_shown(name)} is listed twice")
         names[name] = i
     n = len(players)
     if not options.min_players <= n <= options.max_players:
@@ -161,8 +200,8 @@ def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, 
 def _suit(text: str, path: str) -> int:
     try:
         return parse_suit(text)
-    except ValueError as exc:
-        raise RecordError(path, str(exc)) from None
+    except ValueError:
+        raise RecordError(path, f"{_shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
 
 
 def build_game(
@@ -492,44 +531,144 @@ def build(document: Record | SessionRecord) -> Game | Session:
     return build_game(document)
 
 
-def read(source: str | Path | dict[str, Any]) -> Any:
-    """Decoded JSON from a path, a JSON string or an already decoded dict."""
+def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD_SIZE) -> Any:
+    """Decoded JSON from a path, JSON text (a string starting with ``{`` or ``[``, or bytes)
+    or an already decoded dict; RecordError for anything else, or over ``max_size`` bytes."""
     if isinstance(source, dict):
         return source
-    text = source
-    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+    if isinstance(source, (bytes, bytearray)):
+        if len(source) > max_size:
+            raise RecordError("", too_big("the record", max_size))
         try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError("", f"cannot read {source}: {exc.strerror}") from None
+            return loads(bytes(source).decode("utf-8"))
         except UnicodeDecodeError:
-            raise RecordError("", f"{source} is not UTF-8 text") from None
-    return loads(str(text))
+            raise RecordError("", "the record is not UTF-8 text") from None
+    if isinstance(source, list):
+        raise _not_an_object(source)
+    if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
+        if len(source) > max_size // 4 and len(source.encode("utf-8", "surrogatepass")) > max_size:
+            raise RecordError("", too_big("the record", max_size))
+        return loads(source)
+    if not isinstance(source, (str, Path)):
+        raise RecordError(
+            "", f"a record is read from a path, JSON text or a dict, not {type(source).__name__}"
+        )
+    path = str(source)
+    name = printable(path[:100]) + ("..." if len(path) > 100 else "") if path else '""'
+    if "\0" in path:
+        raise RecordError("", f"cannot read {name}: a file name holds no NUL character")
+    try:
+        data = read_limited(path, max_size)
+    except InputError as exc:
+        raise RecordError("", str(exc)) from None
+    except OSError as exc:
+        raise RecordError("", f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("", f"{name} is not UTF-8 text") from None
+    return loads(text)
 
 
-def load_record(source: str | Path | dict[str, Any]) -> Game:
-    """Read a record from a path, a JSON string or a decoded dict."""
-    return build_game(parse_record(read(source)))
+def load_record(
+    source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD_SIZE
+) -> Game:
+    """Read a record from a path, JSON text or a decoded dict; RecordError for bad input
+    (never another exception), naming the place."""
+    return build_game(parse_record(read(source, max_size)))
 
 
-def load(source: str | Path | dict[str, Any]) -> Game | Session:
-    """Read a record or a session from a path, a JSON string or a decoded dict."""
-    return build(parse_document(read(source)))
+def load(
+    source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD_SIZE
+) -> Game | Session:
+    """Read a record or a session from a path, JSON text or a decoded dict; RecordError
+    for bad input."""
+    return build(parse_document(read(source, max_size)))
+
+
+class _KeyTwice(Exception):
+    """Raised from the decoder's hook: an object holds a key twice."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The decoder's object hook: a dict, unless a key comes twice.
+
+    json would keep the last value silently (``"variant":"pagat","variant":"goat"``
+    is Goat).  A record has a few objects (the actions are strings), so this
+    costs one ``dict()`` and one ``len`` per object.
+    """
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _KeyTwice
+    return out
+
+
+class _Twice(dict[str, Any]):
+    """An object that held a key twice, marked with the key (only to say where)."""
+
+    twice: str
+
+
+def _marking(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    marked = _Twice(out)
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            marked.twice = name
+            break
+        seen.add(name)
+    return marked
+
+
+def _where_twice(value: Any, path: str) -> str | None:
+    """The path of the first key written twice, in the order of the text."""
+    if isinstance(value, _Twice):
+        return key(path, value.twice)
+    items: Any = ()
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    for name, inner in items:
+        found = _where_twice(inner, f"{path}[{name}]" if isinstance(name, int) else key(path, name))
+        if found is not None:
+            return found
+    return None
+
+
+def _not_json(exc: Exception) -> RecordError:
+    """The one line for text json cannot read."""
+    if isinstance(exc, json.JSONDecodeError):
+        # Some of json's messages end in "starting at": do not say "at" twice.
+        at = " " if exc.msg.endswith(" at") else " at "
+        return RecordError("", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}")
+    if isinstance(exc, RecursionError):
+        # The C scanner gives up near the interpreter's recursion limit; no record nests
+        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
+        return RecordError("", "not a record: JSON nested too deeply to read")
+    # e.g. an integer of more than 4,300 digits
+    return RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}")
 
 
 def loads(text: str) -> Any:
-    """json.loads with a one-line error naming line and column."""
+    """json.loads with a one-line error naming line and column; a key twice is an error."""
+    if not text.strip():
+        raise RecordError("", "the file is empty: there is no record in it")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        # Some of json's messages end in "starting at": do not say "at" twice.
-        at = " " if exc.msg.endswith(" at") else " at "
-        raise RecordError(
-            "", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}"
-        ) from None
+        return json.loads(text, object_pairs_hook=_unique)
+    except _KeyTwice:
+        pass  # the hook runs before the text is read to its end: read it all, marking
+    except (ValueError, RecursionError) as exc:
+        raise _not_json(exc) from None
+    try:
+        marked = json.loads(text, object_pairs_hook=_marking)
+    except (ValueError, RecursionError) as exc:  # the text is not JSON after all
+        raise _not_json(exc) from None
+    try:
+        where = _where_twice(marked, "")
     except RecursionError:
-        # The C scanner gives up near the interpreter's recursion limit; no record nests
-        # more than a few levels, so this is bad input, not a reason to stop a bulk run.
-        raise RecordError("", "not a record: JSON nested too deeply to read") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}") from None
+        where = None
+    raise RecordError(where or "record", "is written twice in one object: give each key once")

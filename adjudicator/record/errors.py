@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import islice
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -26,7 +27,9 @@ class RecordError(ValueError):
         super().__init__(f"{path}: {message}" if path else message)
 
 
-_TAGS = {"text", "object", "one", "two"}
+_TAGS = {"text", "object", "one", "two", "[key]"}
+"""Parts of pydantic's error places that are no place in the record: union tags, and the
+mark of a dict's key (the key itself is already named)."""
 
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
 
@@ -34,7 +37,10 @@ PLAIN_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
 def key(prefix: str, name: Any) -> str:
     """``prefix.name``, the key quoted as JSON unless it is plain: an error stays one printable
     line whatever a key holds (line breaks, lone surrogates, megabytes)."""
-    text = str(name)
+    if not isinstance(name, str):  # a key from a dict given to the library: any value
+        text = _shown(name)
+        return f"{prefix}.{text}" if prefix else text
+    text = name
     if not PLAIN_KEY.match(text):
         shown = text if len(text) <= 40 else text[:40] + "..."
         text = json.dumps(shown)  # escapes what cannot be printed
@@ -53,13 +59,54 @@ def join(path: str, inner: str) -> str:
 def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
-        if isinstance(part, int):
+        if isinstance(part, int) and part.bit_length() < 64:
             out += f"[{part}]"
         elif part in _TAGS or (isinstance(part, str) and part.startswith("function-")):
             continue
         else:
             out = key(out, part)
     return out
+
+
+_MUST = {
+    "int": "a whole number",
+    "float": "a number",
+    "finite_number": "a number",
+    "string": "a string",
+    "bool": "true or false",
+    "list": "a list",
+    "tuple": "a list",
+    "set": "a list",
+    "dict": "an object",
+    "model": "an object",
+    "model_attributes": "an object",
+    "dataclass": "an object",
+    "none_required": "null",
+}
+"""What a value must be, by the start of pydantic's error type (``int_parsing``,
+``dict_type``): the record's words, never the library's ("Input should be ...")."""
+
+
+def _must(kind: str, ctx: dict[str, Any]) -> str:
+    """What pydantic's error ``kind`` (with its ``ctx``) asks for, in the format's words."""
+    if kind == "literal_error":
+        return str(ctx.get("expected", ""))  # pydantic's "'a', 'b' or 'c'" reads as English
+    for bound, word in (
+        ("ge", "at least"),
+        ("gt", "more than"),
+        ("le", "at most"),
+        ("lt", "less than"),
+    ):
+        if bound in ctx:
+            return f"{word} {ctx[bound]}"
+    if kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
+        many = ctx.get("min_length") if kind.endswith("short") else ctx.get("max_length")
+        what = "characters" if kind.startswith("string") else "items"
+        return f"{'at least' if kind.endswith('short') else 'at most'} {many} {what} long"
+    for start, must in _MUST.items():
+        if kind.startswith(start):
+            return must
+    return "of another type (see docs/record-format.md)"
 
 
 def _message(err: dict[str, Any]) -> str:
@@ -69,15 +116,17 @@ def _message(err: dict[str, Any]) -> str:
         return "is required"
     if kind == "extra_forbidden":
         return "is not a field of this place in the record format"
-    if kind == "literal_error":
-        return f"must be {err['ctx']['expected']}, not {_shown(given)}"
+    if kind == "literal_error" and err["loc"][-1:] == ("phase",):
+        return f"must be 1 or 2 (phase one or phase two), not {_shown(given)}"
     if kind == "string_pattern_mismatch":
         return f"{_shown(given)} is not a player name (1-40 printable characters, no spaces)"
-    if kind == "value_error":
-        error = err["ctx"]["error"]
-        return error.message if isinstance(error, RecordError) else str(error)
-    text = err["msg"]
-    return text[0].lower() + text[1:] + (f", not {_shown(given)}" if given is not None else "")
+    if kind in ("value_error", "assertion_error"):
+        error = err.get("ctx", {}).get("error")
+        if isinstance(error, RecordError):
+            return error.message
+        text = " ".join(str(error).split())  # one line, whatever a value held
+        return text if len(text) <= 200 else text[:197] + "..."
+    return f"must be {_must(kind, err.get('ctx') or {})}, not {_shown(given)}"
 
 
 def _where(err: dict[str, Any]) -> str:
@@ -87,9 +136,35 @@ def _where(err: dict[str, Any]) -> str:
     return join(where, error.path) if isinstance(error, RecordError) else where
 
 
-def _shown(value: Any) -> str:
-    """A value from the record, for a message: its repr, cut short."""
-    text = repr(value)
+def _shown(value: Any, depth: int = 0) -> str:
+    """A value from the record, for a message: its repr, cut short, on one line.
+
+    Built from a piece of the value only, so a megabyte string or a list of a
+    million cards costs no more than a short one; an integer too long to write
+    out (Python refuses more than 4,300 digits) is described, not written.
+    """
+    if isinstance(value, str):
+        text = repr(value[:60])
+    elif isinstance(value, bool) or value is None or isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, int):
+        if value.bit_length() > 200:
+            digits = int(value.bit_length() * 0.30103) + 1
+            return f"an integer of about {digits:,} digits"
+        text = repr(value)
+    elif isinstance(value, (list, tuple)):
+        if depth > 2:
+            return "[...]"
+        text = "[" + ", ".join(_shown(item, depth + 1) for item in value[:8])
+        text += ", ...]" if len(value) > 8 else "]"
+    elif isinstance(value, dict):
+        if depth > 2:
+            return "{...}"
+        pairs = islice(value.items(), 8)
+        text = "{" + ", ".join(f"{_shown(k, depth + 1)}: {_shown(v, depth + 1)}" for k, v in pairs)
+        text += ", ...}" if len(value) > 8 else "}"
+    else:
+        text = f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -14,7 +14,8 @@ player names to seats; every error is a :class:`RecordError` naming the place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.actions import ACTS, CARD_SEP, RECEIVER_SEP, Action
@@ -73,7 +74,7 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
             if card is None:
                 raise RecordError(
                     f"{path}[{i}]",
-                    f"{str(token)[:40]!r} is not a card (or '??' for an unknown card)",
+                    f"{_shown(token)} is not a card (or '??' for an unknown card)",
                 )
         out.append(card)
     return tuple(out)
@@ -82,11 +83,36 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
 # --- actions ------------------------------------------------------------------------
 
 
+def not_a_player(name: Any, players: Iterable[str]) -> str:
+    """``'anna' is not one of the players (did you mean 'Anna'?)``: names are exact, but a
+    name that differs in case, or by a letter or two, is pointed at."""
+    said = f"{_shown(name)} is not one of the players"
+    if not isinstance(name, str) or len(name) > 80:
+        return said
+    known = list(players)
+    close = [p for p in known if p.casefold() == name.casefold()]
+    close = close or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    return f"{said} (did you mean {_shown(close[0])}?)" if close else said
+
+
 def _seat(names: Mapping[str, int], name: str, path: str) -> int:
     try:
         return names[name]
     except KeyError:
-        raise RecordError(path, f"{name!r} is not one of the players") from None
+        raise RecordError(path, not_a_player(name, names)) from None
+
+
+def act_of(act: str, path: str) -> str:
+    """The act as the engine knows it: acts are read in any case (``Play``, ``PLAY``); an
+    unknown one names the acts, and the close one if there is one."""
+    if act in _ACTS:
+        return act
+    lower = act.lower()
+    if lower in _ACTS:
+        return lower
+    said = f"{_shown(act)} is not an act ({', '.join(ACTS)})"
+    close = difflib.get_close_matches(lower[:80], ACTS, n=1, cutoff=0.7)
+    raise RecordError(path, f"{said}: did you mean {close[0]!r}?" if close else said)
 
 
 def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple[Any, ...]:
@@ -98,7 +124,7 @@ def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple
         if not sep or not receiver:
             raise RecordError(
                 path,
-                f"{word[:40]!r} is not '<receiver>:<card>,<card>...': a deal says what each "
+                f"{_shown(word)} is not '<receiver>:<card>,<card>...': a deal says what each "
                 "receiver got",
             )
         where = key(f"{path}.to", receiver)
@@ -114,10 +140,8 @@ def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
     """One action in the string form, its player resolved by ``names``."""
     words = text.split()
     if len(words) < 2:
-        raise RecordError(path, f"{text[:60]!r} is not {SHAPE}")
-    player, act, rest = words[0], words[1], words[2:]
-    if act not in _ACTS:
-        raise RecordError(path, f"{act[:40]!r} is not an act ({', '.join(ACTS)})")
+        raise RecordError(path, f"{_shown(text)} is not {SHAPE}")
+    player, act, rest = words[0], act_of(words[1], path), words[2:]
     if act == "deal":
         to = _deal_to(rest, names, path)
         return Action(_seat(names, player, f"{path}.player"), act, (), to)
@@ -127,11 +151,10 @@ def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
 
 def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
     """One action in the object form (an :class:`ActionObject`, its cards already read)."""
-    if entry.act not in _ACTS:
-        raise RecordError(f"{path}.act", f"{entry.act[:40]!r} is not an act ({', '.join(ACTS)})")
+    act = act_of(entry.act, f"{path}.act")
     who = _seat(names, entry.player, f"{path}.player")
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    if entry.act == "deal":
+    if act == "deal":
         if entry.cards:
             raise RecordError(f"{path}.cards", "a deal names its cards under 'to', not 'cards'")
         if entry.to is None:
@@ -141,7 +164,7 @@ def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
         )
     elif entry.to is not None:
         raise RecordError(f"{path}.to", "only a deal has 'to'")
-    return Action(who, entry.act, entry.cards, to)
+    return Action(who, act, entry.cards, to)
 
 
 def parse_action(text: str, players: Sequence[str]) -> Action:

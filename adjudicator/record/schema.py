@@ -8,6 +8,7 @@ enforced.  Player names are resolved later, by :mod:`adjudicator.record.build`.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,8 +26,8 @@ from pydantic import (
     WrapValidator,
 )
 
-from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, parse_card
-from adjudicator.record.errors import RecordError, _validate_at, key
+from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
+from adjudicator.record.errors import RecordError, _shown, _validate_at, key
 from adjudicator.record.notation import read_cards, read_deck
 from adjudicator.rules.presets import PRESETS
 
@@ -42,19 +43,21 @@ def _cards_list(value: Any) -> Any:
 
 
 def _card(value: Any) -> Any:
-    if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not a card")
-    if value.strip() == UNKNOWN_TEXT:
-        raise ValueError("'??' is not allowed here: an action names the cards it uses")
-    return card_code(parse_card(value))
+    if isinstance(value, str) and value.strip() == UNKNOWN_TEXT:
+        raise RecordError("", "'??' is not allowed here: an action names the cards it uses")
+    card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
+    if card is None:
+        raise RecordError("", f"{_shown(value)} is not a card")
+    return card_code(card)
 
 
 def _slot(value: Any) -> Any:
     if isinstance(value, str) and value.strip() == UNKNOWN_TEXT:
         return UNKNOWN_TEXT
-    if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not a card (or '??' for an unknown card)")
-    return card_code(parse_card(value))
+    card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
+    if card is None:
+        raise RecordError("", f"{_shown(value)} is not a card (or '??' for an unknown card)")
+    return card_code(card)
 
 
 CardStr = Annotated[
@@ -115,9 +118,22 @@ def _to(value: Any) -> dict[str, tuple[Card, ...]] | None:
     return {name: read_cards(cards, key("", name)) for name, cards in value.items()}
 
 
+_HIDDEN = {"Cc": "a control character", "Cf": "a format character", "Cs": "a lone surrogate"}
+"""Unicode categories a name may not hold: they print as nothing, or move or hide other
+text (``Anna\u202etxt.exe`` prints as ``Annaexe.txt``), so two names could look alike."""
+
+
 def _printable_name(name: str) -> str:
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
-        raise ValueError(f"{name!r} is not a player name (1-40 printable characters, no spaces)")
+    if name.isprintable():  # the common case, in C; the categories only for the rest
+        return name
+    for ch in name:
+        what = _HIDDEN.get(unicodedata.category(ch))
+        if what is not None:
+            raise RecordError(
+                "",
+                f"{_shown(name)} is not a player name: it holds U+{ord(ch):04X}, {what} "
+                "(bidi control, zero-width or control characters hide or reorder text)",
+            )
     return name
 
 

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import bulk, engine, export, render
+from adjudicator import RecordError, adjudicate, bulk, engine, export, load_record, render
 from adjudicator.actions import ACTS
 from adjudicator.bulk import Checked
 from adjudicator.cards import FULL_PACK, card_code, parse_card
@@ -73,6 +73,8 @@ LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Every character ``str.splitlines`` breaks a line at."""
 PLACEHOLDER = "@@fuzz-placeholder@@"
 MIB = 1 << 20
+MAX_ERROR = 400
+"""Characters an error may hold: the values it quotes are cut (the record's ``_shown``)."""
 SIM_MAX_ACTIONS = 3000
 """Games simulated under random options are cut here (some option sets circle for ever)."""
 
@@ -640,8 +642,8 @@ ODD_NAMES = [
     "[/]",
     "[link=javascript:alert(1)]B[/link]",
     "[reverse]Bo",
-    "A\u200bB",
-    "\u202eCai",
+    "A\u00b7B",  # names with control or format characters are invalid: test_reader.py
+    "Cai\u0301",
     "Åsa",
     "李",
     "🂡",
@@ -943,6 +945,8 @@ def judge(checked: Any, expect_legal: bool) -> str | None:
             return "invalid without an error"
         if LINE_BREAKS.search(error):
             return "multi-line error"
+        if len(error) > MAX_ERROR:
+            return f"error over {MAX_ERROR} characters"
     else:
         report = checked.report
         assert report is not None
@@ -980,9 +984,32 @@ def check_input(item: Input, folder: Path, cli: bool) -> list[tuple[str, str]]:
         escapes.append((signature(exc), last_lines(exc)))
     if verdicts == 0 and not escapes and item.suffix == ".json":
         escapes.append(("no verdict", "a record file gave no verdict"))
+    escapes.extend(check_library(item))
     if cli and not escapes:
         escapes.extend(run_cli(path))
     return escapes
+
+
+def check_library(item: Input) -> list[tuple[str, str]]:
+    """The library on the same bytes: ``load_record`` (bytes, and the decoded dict) then
+    ``adjudicate`` return a report or raise RecordError, nothing else, in one line."""
+    if item.suffix != ".json":
+        return []
+    out: list[tuple[str, str]] = []
+    sources: list[Any] = [item.data]
+    with contextlib.suppress(ValueError, RecursionError):
+        decoded = json.loads(item.data)
+        if isinstance(decoded, dict):
+            sources.append(decoded)
+    for source in sources:
+        try:
+            adjudicate(load_record(source))
+        except RecordError as exc:
+            if LINE_BREAKS.search(str(exc)) or len(str(exc)) > MAX_ERROR:
+                out.append(("library: long or multi-line RecordError", ascii(str(exc))[:2000]))
+        except Exception as exc:
+            out.append((f"library: {signature(exc)}", last_lines(exc)))
+    return out
 
 
 def run_cli(path: Path) -> list[tuple[str, str]]:
@@ -1149,12 +1176,11 @@ def work(
 
 
 def _worker(
-    seed: int, indices: range, per_table: int, limits: Limits, out: Any, current: Any, root: str
+    seed: int, indices: range, pool: Pool, limits: Limits, out: Any, current: Any, root: str
 ) -> None:
     gb = int(limits.address_space_gb * 1024 * MIB)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (gb, gb))
-    pool = build_pool(seed, per_table)
     totals = work(seed, indices, pool, limits, out.put, current, root)
     out.put(totals)
     out.put(None)
@@ -1197,6 +1223,7 @@ def _supervise(
 ) -> Totals:
     context = multiprocessing.get_context("fork")
     results: Any = context.Queue()
+    pool = build_pool(seed, per_table)  # once, shared by the forked workers (and replacements)
     totals = Totals()
     live: dict[int, tuple[Any, Any, int, float]] = {}  # slot -> process, current, last, since
     ranges: dict[int, range] = {}
@@ -1210,7 +1237,7 @@ def _supervise(
         indices = range(first, end, workers)
         process = context.Process(
             target=_worker,
-            args=(seed, indices, per_table, limits, results, current, root),
+            args=(seed, indices, pool, limits, results, current, root),
             daemon=True,
         )
         process.start()
