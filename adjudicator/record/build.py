@@ -56,7 +56,8 @@ def parse_record(data: Any) -> Record:
     """Validate the shape of a decoded JSON record."""
     if not isinstance(data, dict):
         raise _not_an_object(data)
-    return _validate(Record, data)
+    record: Record = _validate(Record, data)
+    return record
 
 
 def parse_document(data: Any) -> Record | SessionRecord:
@@ -64,8 +65,10 @@ def parse_document(data: Any) -> Record | SessionRecord:
     if not isinstance(data, dict):
         raise _not_an_object(data)
     if data.get("format") == SESSION_FORMAT:
-        return _validate(SessionRecord, data)
-    return _validate(Record, data)
+        session: SessionRecord = _validate(SessionRecord, data)
+        return session
+    record: Record = _validate(Record, data)
+    return record
 
 
 def _player(names: dict[str, int], name: str, path: str) -> int:
@@ -126,7 +129,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         where = _path(("options", *err["loc"]))
-        field = RuleOptions.model_fields.get(err["loc"][0]) if err["loc"] else None
+        field = RuleOptions.model_fields.get(str(err["loc"][0])) if err["loc"] else None
         if err["type"] == "extra_forbidden":
             message = _not_an_option(str(err["loc"][0]))
         elif field is not None:
@@ -442,12 +445,12 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
                 "start.trump_card", "the turned-up trump was shown to everyone: write the card"
             )
         if kind == "turned_up" and stock and stock[-1] != trump_card:
-            two = (trump_card // 13) * 13  # type: ignore[operator]
+            two = (trump_card // 13) * 13
             if stock[-1] != two:
                 raise RecordError(
                     f"start.stock[{len(stock) - 1}]",
                     f"the stock's last card lies face up under it: the turned-up trump "
-                    f"({card_code(trump_card)}) or, after an exchange, the two of trumps "  # type: ignore[arg-type]
+                    f"({card_code(trump_card)}) or, after an exchange, the two of trumps "
                     f"({card_code(two)})",
                 )
     if stored_where and not options.set_aside_trumps:

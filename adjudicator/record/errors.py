@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
@@ -109,7 +110,7 @@ def _must(kind: str, ctx: dict[str, Any]) -> str:
     return "of another type (see docs/record-format.md)"
 
 
-def _message(err: dict[str, Any]) -> str:
+def _message(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     given = err.get("input")
     if kind == "missing":
@@ -129,7 +130,7 @@ def _message(err: dict[str, Any]) -> str:
     return f"must be {_must(kind, err.get('ctx') or {})}, not {_shown(given)}"
 
 
-def _where(err: dict[str, Any]) -> str:
+def _where(err: Mapping[str, Any]) -> str:
     """The place of a pydantic error, with the notation's own path inside the field."""
     where = _path(err["loc"])
     error = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
