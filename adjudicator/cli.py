@@ -184,6 +184,26 @@ NUMBERING = (
 )
 
 
+GO_ON = ("taken-back", "stands")
+
+
+def go_on_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--go-on``: how to read every illegal action a record does not mark."""
+    return click.option(
+        "--go-on",
+        "go_on",
+        type=click.Choice(GO_ON),
+        default=None,
+        help="Read every unmarked illegal action as taken back (not applied) or as standing "
+        "(applied as played), and follow the game past it, as a table would.",
+    )(f)
+
+
+def _go_on(value: str | None) -> str | None:
+    """The option's value as the record writes the mark ('taken back', 'stands')."""
+    return None if value is None else value.replace("-", " ")
+
+
 @main.command()
 @click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record (the contract).")
@@ -219,6 +239,7 @@ NUMBERING = (
     metavar="OUT.jsonl",
     help="Also write every legal record to OUT.jsonl, one per line.",
 )
+@go_on_option
 @max_record_size
 def check(
     paths: tuple[str, ...],
@@ -228,9 +249,14 @@ def check(
     write_illegal: str | None,
     write_legal: str | None,
     dask_address: str | None,
+    go_on: str | None,
     max_size: int,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
+
+    An action the record marks as taken back or standing is reported and the game
+    is followed past it ("3 irregularities", the loser "as played"); --go-on reads
+    every unmarked illegal action so (not with --dask).
 
     \b
     PATH is a record file, a folder (every *.json below it, recursively, any
@@ -270,7 +296,11 @@ def check(
         for status, target in targets.items():
             if target is not None:
                 outputs[status] = _Output(f"--write-{status}", target)
-        _check_run(paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs)
+        if go_on is not None and dask_address is not None:
+            _mistake("--go-on is not available with --dask: check on local processes (--jobs)")
+        _check_run(
+            paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
+        )
     except BaseException:
         for sink in outputs.values():
             sink.discard()
@@ -380,6 +410,7 @@ def _check_run(
     out: Console,
     err: Console,
     outputs: dict[str, _Output],
+    go_on: str | None = None,
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None
@@ -398,6 +429,7 @@ def _check_run(
             keep_text=bool(outputs),
             as_json=as_json,
             max_size=max_size,
+            go_on=go_on,
         )
     )
     with closing(results), _progress(err, total, "checking") as advance:
@@ -556,6 +588,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     is_flag=True,
     help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
 )
+@go_on_option
 @max_record_size
 def replay(
     file: str,
@@ -566,6 +599,7 @@ def replay(
     svg: str | None,
     html: str | None,
     interactive: bool,
+    go_on: str | None,
     max_size: int,
 ) -> None:
     """Replay FILE step by step: each action in words and the table after it.
@@ -600,7 +634,7 @@ def replay(
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
-        _replay_session(label, document, viewer)
+        _replay_session(label, document, viewer, _go_on(go_on))
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
@@ -612,7 +646,7 @@ def replay(
     if viewer is not None and viewer not in game.players:
         _mistake(f"--as {viewer}: not a player of the record ({', '.join(game.players)})")
     try:
-        whole = adjudicate(game, steps=True)
+        whole = adjudicate(game, steps=True, go_on=_go_on(go_on))
     except RecordError as exc:
         _invalid(label, exc)
     code = EXIT_ILLEGAL if whole.violations else EXIT_LEGAL
@@ -640,11 +674,13 @@ def _has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _replay_session(label: str, session: Session, viewer: str | None) -> NoReturn:
+def _replay_session(
+    label: str, session: Session, viewer: str | None, go_on: str | None = None
+) -> NoReturn:
     """Every game of a session, one after the other, then the session's verdict and scores."""
     out = _console()
     try:
-        whole = adjudicate_session(session, steps=True)
+        whole = adjudicate_session(session, steps=True, go_on=go_on)
     except RecordError as exc:
         _invalid(label, exc)
     for number, report in enumerate(whole.games):
@@ -679,9 +715,15 @@ def _replay_session(label: str, session: Session, viewer: str | None) -> NoRetur
     help="In a session, the game (from 0; default: the last).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
+@go_on_option
 @max_record_size
 def legal_command(
-    file: str, at: int | None, game_no: int | None, as_json: bool, max_size: int
+    file: str,
+    at: int | None,
+    game_no: int | None,
+    as_json: bool,
+    go_on: str | None,
+    max_size: int,
 ) -> None:
     """List the legal actions at a point of FILE, ready to paste into a record.
 
@@ -714,7 +756,7 @@ def legal_command(
             f"(before each of its {len(game.actions)} actions, and after the last)"
         )
     try:
-        where = legal.position(game, at)
+        where = legal.position(game, at, _go_on(go_on))
     except RecordError as exc:
         _invalid(label, exc)
     except legal.Unreachable as exc:

@@ -27,7 +27,7 @@ from adjudicator.cards import (
 )
 from adjudicator.game import Game, Session, Start
 from adjudicator.record.errors import RecordError, _message, _path, _validate, key
-from adjudicator.record.notation import reader
+from adjudicator.record.notation import read_marks, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -203,6 +203,7 @@ def _build(
     names: dict[str, int],
 ) -> Game:
     actions = reader(players, names).read(record.actions)
+    marks = read_marks(record.actions)
     claimed: tuple[int, ...] | None = None
     several = False
     result = record.result
@@ -258,6 +259,7 @@ def _build(
         start=start,
         trump_hint=hint,
         claimed_losers=claimed,
+        marks=marks,
         claim_several=several,
         record=record if isinstance(record, Record) else None,
     )
