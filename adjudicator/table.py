@@ -19,7 +19,7 @@ from typing import Any
 
 from adjudicator import engine, words
 from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN, Card, card_text
+from adjudicator.cards import UNKNOWN, Card, card_text, cards_text
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
@@ -461,6 +461,12 @@ def cannot_play(state: State, action: Action) -> str | None:
     if act in ("play", "sluff", "exchange", "set_aside"):
         if not action.cards:
             return f"{who} names no card"
+        pairs = state.phase == PHASE_ONE and state.options.phase_one == "pairs"
+        if pairs and act == "play" and len(action.cards) > 1:
+            return "a two-card trick takes one card from each player"
+        answering = len(state.trick) % 2 and state.turn != action.player
+        if pairs and act == "play" and answering and action.player == state.leader:
+            return f"{who} would answer their own lead"
         hand = list(state.hands[action.player])
         hidden = state.hidden[action.player]
         for card in action.cards:
@@ -474,7 +480,30 @@ def cannot_play(state: State, action: Action) -> str | None:
         return "there is no trick to pick up"
     if act == "dare" and not state.stock:
         return "the stock is empty"
+    if act in ("pick", "dare") and action.cards:
+        moved = sorted(engine.moved_cards(state, action))
+        if moved and moved != sorted(action.cards):  # a card nobody knows is named freely
+            return f"the {act} names {cards_text(action.cards)}, but it moves {cards_text(moved)}"
     return None
+
+
+def _takes_the_turn(state: State, action: Action) -> None:
+    """Out of turn, the player plays now, in the place of the one whose turn it was, and
+    the game goes on from them: in a two-card trick they lead it, or answer the lead."""
+    p = action.player
+    if action.act not in ("play", "pick", "dare") or state.turn in (None, p):
+        return
+    if state.deal is not None or state.decided is not None:
+        return
+    if state.phase == PHASE_ONE and state.options.phase_one == "pairs":
+        if len(state.trick) % 2 == 0:
+            state.leader = p
+            state.second = state.next_with_cards(p)
+        elif p != state.leader:
+            state.second = p
+        else:
+            return  # the leader plays again onto their own card: no place for it
+    state.turn = p
 
 
 def _as_played(state: State, action: Action, bad: Violation) -> list[Event] | None:
@@ -489,6 +518,7 @@ def _as_played(state: State, action: Action, bad: Violation) -> list[Event] | No
     trial = state.clone()
     if reason is None:
         before = _conserved(state)
+        _takes_the_turn(trial, action)
         try:
             happened = engine.step(trial, action)
         except (AssertionError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):

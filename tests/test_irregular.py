@@ -23,7 +23,7 @@ from adjudicator.cli import main
 from adjudicator.record import Game, RecordError, load_record
 from adjudicator.record.notation import marked, split_mark
 from adjudicator.record.schema import Scoring
-from adjudicator.table import STANDS, TAKEN_BACK, Table, cannot_play
+from adjudicator.table import STANDS, TAKEN_BACK, Table, _takes_the_turn, cannot_play
 from tests.test_properties import listed, play, seeds, tables, unlisted
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -219,6 +219,8 @@ def test_an_illegal_action_let_stand_is_played_and_the_game_goes_on_from_there(
         bad = engine.check(state, action)
         illegal = bad is not None and not bad.undetermined
         assert illegal == (index in marks), (index, action, bad)
+        if illegal:
+            _takes_the_turn(state, action)  # out of turn, the player plays now
         engine.step(state, action)
         assert Counter(state.all_cards()) == pack, index
     assert (report.finished, report.losers) == (
