@@ -280,12 +280,10 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
 
 def irregular_words(s: Step, bad: Violation) -> str:
     """An irregular action and what the table did: "Bo tries to beat 9♥ with 7♥: illegal
-    (phase2.beat), taken back"; one that stood reads as played ("Bo beats ...")."""
+    (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
     if bad.rule == "table.taken_back":
         return f"{s.words or s.action}: taken back, though legal"
-    said = s.words or s.action
-    if bad.table != "stands":
-        said = attempt(s.words, bad.player or "", s.action)
+    said = attempt(s.words, bad.player or "", s.action)
     return f"{said}: illegal ({bad.rule}), {bad.table}"
 
 

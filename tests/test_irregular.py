@@ -282,3 +282,24 @@ def test_check_go_on_reads_unmarked_illegal_actions_and_lists_them_all(tmp_path:
         main, ["legal", "--go-on", "taken-back", "--at", "12", "--json", str(path)]
     )
     assert at.exit_code == 0, at.output
+
+
+# --- the samples --------------------------------------------------------------------
+
+
+def test_the_app_log_followed_with_go_on_stands(snapshot: Any, monkeypatch: Any) -> None:
+    """Read by eye against pagat.com, 'Play in the second phase' (see the sample's notes)."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    path = "sample_games/app_log_two_bugs.json"
+    checked = CliRunner().invoke(main, ["check", "--json", "--go-on", "stands", path])
+    verdict = json.loads(checked.output)
+    assert checked.exit_code == 1
+    assert [(v["index"], v["rule"], v["table"]) for v in verdict["violations"]] == [
+        (4, "phase2.beat", STANDS),
+        (8, "phase2.beat", STANDS),
+    ]
+    assert (verdict["finished"], verdict["loser"], verdict["applied"]) == (True, "Bo", 9)
+    told = CliRunner().invoke(main, ["replay", "--go-on", "stands", path])
+    assert (verdict, told.output) == snapshot
