@@ -303,3 +303,21 @@ def test_the_app_log_followed_with_go_on_stands(snapshot: Any, monkeypatch: Any)
     assert (verdict["finished"], verdict["loser"], verdict["applied"]) == (True, "Bo", 9)
     told = CliRunner().invoke(main, ["replay", "--go-on", "stands", path])
     assert (verdict, told.output) == snapshot
+
+
+def test_the_page_follows_the_game_past_a_mark_and_lists_what_may_come_next() -> None:
+    """The page's 'Let it stand' sends the record with the last action marked."""
+    from adjudicator.web import calls
+
+    with open("sample_games/app_log_two_bugs.json", encoding="utf-8") as f:
+        data = json.load(f)
+    data["actions"] = data["actions"][:5]  # Anna's 3♦ on Cai's 4♦
+    stopped = calls.replay(json.dumps(data))
+    assert stopped["next"] is None
+    data["actions"][4] += " -- stands"
+    went = calls.replay(json.dumps(data))
+    assert went["check"]["violations"][0]["table"] == STANDS
+    assert went["steps"][-1]["words"] == (
+        "Anna tries to beat 4♦ with 3♦: illegal (phase2.beat), stands"
+    )
+    assert went["next"]["legal"] == ["Bo play 6D", "Bo pick"]
