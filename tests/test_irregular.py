@@ -321,3 +321,21 @@ def test_the_page_follows_the_game_past_a_mark_and_lists_what_may_come_next() ->
         "Anna tries to beat 4♦ with 3♦: illegal (phase2.beat), stands"
     )
     assert went["next"]["legal"] == ["Bo play 6D", "Bo pick"]
+
+
+def test_a_session_game_followed_past_an_irregularity_gives_its_loser_and_scores_on() -> None:
+    from adjudicator.adjudicate import adjudicate_session
+    from adjudicator.record import build, parse_document
+
+    with open("sample_games/goat_session_3_games.json", encoding="utf-8") as f:
+        data = json.load(f)
+    clean = adjudicate_session(build(parse_document(data)))
+    first = data["games"][0]["actions"]
+    # Anna plays Dag's card out of turn, and takes it back
+    first.insert(1, {"player": "Anna", "act": "play", "cards": ["9H"], "table": "taken back"})
+    marked_session = adjudicate_session(build(parse_document(data)))
+    assert [(v.game, v.index, v.table) for v in marked_session.violations] == [(0, 1, TAKEN_BACK)]
+    assert marked_session.scores == clean.scores
+    assert marked_session.points == clean.points
+    assert [g.first_leader for g in marked_session.played] == [g.first_leader for g in clean.played]
+    assert marked_session.status == "illegal"
