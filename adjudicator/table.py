@@ -343,6 +343,9 @@ def replay(
     apply = engine.apply
     base = len(history)
     applied = 0
+    # Where each applied action stands in the record, once actions taken back make the two
+    # counts differ (a violation found late names its action by the count of applied ones).
+    positions: list[int] | None = list(range(base)) if marks or go_on else None
     for offset, action in enumerate(actions):
         if state.stopped is not None:
             break
@@ -378,6 +381,8 @@ def replay(
                     happened = _as_played(state, action, bad)
                     if happened is not None:
                         history.append(action)
+                        if positions is not None:
+                            positions.append(index)
                         applied += 1
                         if steps:
                             out.steps.append(
@@ -407,9 +412,13 @@ def replay(
         else:
             apply(state, action)
         history.append(action)
+        if positions is not None:
+            positions.append(index)
         applied += 1
         if state.late is not None:
             out.violation = _late(table, full)
+            if positions is not None and out.violation.index is not None:
+                out.violation.index = positions[out.violation.index]
             out.violations.append(out.violation)
             out.applied = out.violation.index or 0
             out.stopped = state.stopped is not None

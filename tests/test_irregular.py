@@ -339,3 +339,22 @@ def test_a_session_game_followed_past_an_irregularity_gives_its_loser_and_scores
     assert marked_session.points == clean.points
     assert [g.first_leader for g in marked_session.played] == [g.first_leader for g in clean.played]
     assert marked_session.status == "illegal"
+
+
+def test_a_violation_found_late_names_its_action_in_the_record_past_one_taken_back() -> None:
+    """The Goat treatise's restriction #2 is judged when the last trick is known; an action
+    taken back before the sluff must not shift the index it is reported at."""
+    with open("sample_games/illegal_goat_sluff_final.json", encoding="utf-8") as f:
+        data = json.load(f)
+    plain = adjudicate(load_record(data)).violations[0]
+    a = data["actions"]
+    data["actions"] = [
+        a[0],
+        {"player": "C", "act": "play", "cards": ["9S"], "table": "taken back"},
+        *a[1:],
+    ]
+    report = adjudicate(load_record(data))
+    assert [(v.index, v.rule) for v in report.violations][1:] == [
+        (plain.index + 1, "phase1.sluff.final")
+    ]
+    assert report.violations[-1].action == plain.action
