@@ -31,11 +31,19 @@ class Report:
     """Who went out, in order (players going out at once share a group)."""
     stopped: bool = False
     """The game's course depended on cards nobody knows and was not followed to its end."""
+    notes: list[Violation] = field(default_factory=list)
+    """Legal actions the table took back anyway ("taken back, though legal")."""
 
     @property
     def status(self) -> str:
         """``legal`` or ``illegal``."""
         return "illegal" if self.violations else "legal"
+
+    @property
+    def followed(self) -> bool:
+        """The replay went past every irregularity (each taken back or standing as played):
+        ``finished`` and the loser are the game's as played."""
+        return all(v.table is not None and v.unplayable is None for v in self.violations)
 
     def as_json(self, file: str) -> dict[str, Any]:
         """The contract's ``check --json`` object (:class:`service.Verdict`)."""
@@ -49,8 +57,14 @@ def legal_texts(state: State) -> list[legal.Form]:
     return legal.forms(engine.legal_actions(state), state.names)
 
 
-def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> Report:
+def adjudicate(
+    game: Game, *, steps: bool = False, stop: int | None = None, go_on: str | None = None
+) -> Report:
     """Replay ``game``; stop at the first violation (or after action ``stop``).
+
+    An action the record marks as taken back, or as standing, is reported and the
+    replay goes on past it (:func:`table.replay`); ``go_on`` ('taken back' or
+    'stands') reads every unmarked illegal action that way.
 
     With ``steps`` the report keeps the table after every action, for replay
     rendering; without it nothing is copied and the replay runs in place.
@@ -75,13 +89,13 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
         start=state.view() if steps else None,
     )
     actions = game.actions if stop is None else game.actions[: stop + 1]
-    done = replay(table, actions, steps=steps)
+    done = replay(table, actions, steps=steps, marks=game.marks, go_on=go_on)
     report.steps = done.steps
     report.undetermined = done.undetermined
-    if done.violation is not None:
-        report.violations.append(done.violation)
+    report.violations.extend(done.violations)
+    report.notes = done.notes
     if (
-        not report.violations
+        report.followed
         and state.stopped is None
         and (stop is None or stop >= len(game.actions) - 1)
         and engine.ends_when_window_closes(state)
@@ -93,7 +107,7 @@ def adjudicate(game: Game, *, steps: bool = False, stop: int | None = None) -> R
     report.loser = report.losers[0] if len(report.losers) == 1 else None
     report.out_order = [[names[p] for p in group] for group in state.out_order]
     report.stopped = done.stopped or state.stopped is not None
-    if not report.violations and stop is None and not report.stopped:
+    if report.followed and stop is None and not report.stopped:
         claim = _claim_problem(game, report)
         if claim is not None:
             report.violations.append(claim)
@@ -194,8 +208,13 @@ def game_points(scoring: Scoring, report: Report, players: tuple[str, ...]) -> d
     return points
 
 
-def adjudicate_session(session: Session, *, steps: bool = False) -> SessionReport:
-    """Check every game of a session in order; the Goat of each game leads the next."""
+def adjudicate_session(
+    session: Session, *, steps: bool = False, go_on: str | None = None
+) -> SessionReport:
+    """Check every game of a session in order; the Goat of each game leads the next.
+
+    A game followed past its irregularities (:attr:`Report.followed`) that finished still
+    gives its loser the next lead and its points to the scores."""
     names = session.players
     reports: list[Report] = []
     played: list[Game] = []
@@ -212,7 +231,7 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
             problem.game = number
             report.violations.append(problem)
         else:
-            report = adjudicate(game, steps=steps)
+            report = adjudicate(game, steps=steps, go_on=go_on)
             if problem is not None:
                 problem.game = number
                 report.undetermined.insert(0, problem)
@@ -226,12 +245,12 @@ def adjudicate_session(session: Session, *, steps: bool = False) -> SessionRepor
         scores = {name: 0 for name in names}
         for report in reports:
             points = None
-            if report.finished and not report.violations:
+            if report.finished and report.followed:
                 points = game_points(session.scoring, report, names)
                 for name, got in points.items():
                     scores[name] += got
             per_game.append(points)
-    if session.claimed_scores is not None and not any(r.violations for r in reports):
+    if session.claimed_scores is not None and all(r.followed for r in reports):
         claim = _scores_problem(session, reports, scores)
         if claim is not None:
             extra.append(claim)

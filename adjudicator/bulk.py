@@ -141,11 +141,13 @@ def document_from_text(text: str) -> Game | Session:
     return build(parse_document(loads(text)))
 
 
-def judge(document: Game | Session) -> AnyReport:
-    """The verdict on a record or a session; RecordError if it lacks what the table saw."""
+def judge(document: Game | Session, go_on: str | None = None) -> AnyReport:
+    """The verdict on a record or a session; RecordError if it lacks what the table saw.
+
+    ``go_on`` reads every unmarked illegal action as 'taken back' or 'stands'."""
     if isinstance(document, Session):
-        return adjudicate_session(document)
-    return adjudicate(document)
+        return adjudicate_session(document, go_on=go_on)
+    return adjudicate(document, go_on=go_on)
 
 
 def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
@@ -458,7 +460,11 @@ def json_line(data: dict[str, Any]) -> str:
 
 
 def check_source(
-    source: Source, keep_text: bool = False, as_json: bool = False, max_size: int = MAX_RECORD_SIZE
+    source: Source,
+    keep_text: bool = False,
+    as_json: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
+    go_on: str | None = None,
 ) -> Checked:
     """Read, validate and adjudicate one record; never raises for bad input.
 
@@ -466,7 +472,7 @@ def check_source(
     records out by verdict); with ``as_json``, its ``check --json`` line.
     A whole-file record over ``max_size`` bytes is invalid.
     """
-    checked = _check(source, keep_text, max_size)
+    checked = _check(source, keep_text, max_size, go_on)
     if as_json:
         from adjudicator import service
 
@@ -474,14 +480,16 @@ def check_source(
     return checked
 
 
-def _check(source: Source, keep_text: bool, max_size: int = MAX_RECORD_SIZE) -> Checked:
+def _check(
+    source: Source, keep_text: bool, max_size: int = MAX_RECORD_SIZE, go_on: str | None = None
+) -> Checked:
     if source.error is not None:
         return Checked(source.file, source.line, None, source.error)
     text = source.text
     try:
         if text is None:
             text = read_text(source.file, max_size)
-        report = judge(document_from_text(text))
+        report = judge(document_from_text(text), go_on)
     except RecordError as exc:
         return Checked(source.file, source.line, None, str(exc), text if keep_text else None)
     return Checked(source.file, source.line, report, None, text if keep_text else None)
@@ -533,9 +541,9 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _check_batch(
-    batch: list[Source], keep_text: bool, as_json: bool, max_size: int
+    batch: list[Source], keep_text: bool, as_json: bool, max_size: int, go_on: str | None = None
 ) -> list[Checked]:
-    return [check_source(source, keep_text, as_json, max_size) for source in batch]
+    return [check_source(source, keep_text, as_json, max_size, go_on) for source in batch]
 
 
 def _batches(items: Iterable[Source], size: int) -> Iterator[list[Source]]:
@@ -551,6 +559,7 @@ def check_all(
     keep_text: bool = False,
     as_json: bool = False,
     max_size: int = MAX_RECORD_SIZE,
+    go_on: str | None = None,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, over ``jobs`` processes.
 
@@ -563,7 +572,7 @@ def check_all(
     """
     if jobs <= 1:
         for source in items:
-            yield check_source(source, keep_text, as_json, max_size)
+            yield check_source(source, keep_text, as_json, max_size, go_on)
         return
     pool = ProcessPoolExecutor(jobs, initializer=_worker_signals)
     processes = getattr(pool, "_processes", None)  # to kill them: no public way before 3.14
@@ -573,10 +582,10 @@ def check_all(
     try:
         for batch in _batches(items, chunksize):
             if pending or processes:
-                future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+                future = pool.submit(_check_batch, batch, keep_text, as_json, max_size, go_on)
             else:
                 with _ctrl_c_held():  # the first submission forks the workers
-                    future = pool.submit(_check_batch, batch, keep_text, as_json, max_size)
+                    future = pool.submit(_check_batch, batch, keep_text, as_json, max_size, go_on)
             pending.append(future)
             while len(pending) > window:
                 yield from _result(pending.popleft())

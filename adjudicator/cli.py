@@ -7,12 +7,11 @@ ends as one line and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
@@ -34,6 +33,7 @@ from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.cli_conformance import register as register_conformance
 from adjudicator.cli_group import Adjudicator
+from adjudicator.cli_web import register as register_web
 from adjudicator.outputs import Output, OutputError, refuse_clashes
 from adjudicator.record import Game, RecordError, Session, json_schema
 from adjudicator.rules import catalog
@@ -129,6 +129,26 @@ NUMBERING = (
 )
 
 
+GO_ON = ("taken-back", "stands")
+
+
+def go_on_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--go-on``: how to read every illegal action a record does not mark."""
+    return click.option(
+        "--go-on",
+        "go_on",
+        type=click.Choice(GO_ON),
+        default=None,
+        help="Read every unmarked illegal action as taken back (not applied) or as standing "
+        "(applied as played), and follow the game past it, as a table would.",
+    )(f)
+
+
+def _go_on(value: str | None) -> str | None:
+    """The option's value as the record writes the mark ('taken back', 'stands')."""
+    return None if value is None else value.replace("-", " ")
+
+
 @main.command()
 @click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record (the contract).")
@@ -164,6 +184,7 @@ NUMBERING = (
     metavar="OUT.jsonl",
     help="Also write every legal record to OUT.jsonl, one per line.",
 )
+@go_on_option
 @max_record_size
 def check(
     paths: tuple[str, ...],
@@ -173,9 +194,14 @@ def check(
     write_illegal: str | None,
     write_legal: str | None,
     dask_address: str | None,
+    go_on: str | None,
     max_size: int,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
+
+    An action the record marks as taken back or standing is reported and the game
+    is followed past it ("3 irregularities", the loser "as played"); --go-on reads
+    every unmarked illegal action so (not with --dask).
 
     \b
     PATH is a record file, a folder (every *.json below it, recursively, any
@@ -215,7 +241,11 @@ def check(
         for status, target in targets.items():
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
-        _check_run(paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs)
+        if go_on is not None and dask_address is not None:
+            _mistake("--go-on is not available with --dask: check on local processes (--jobs)")
+        _check_run(
+            paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
+        )
     except OutputError as exc:
         for sink in outputs.values():
             sink.discard()
@@ -236,6 +266,7 @@ def _check_run(
     out: Console,
     err: Console,
     outputs: dict[str, Output],
+    go_on: str | None = None,
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None
@@ -254,6 +285,7 @@ def _check_run(
             keep_text=bool(outputs),
             as_json=as_json,
             max_size=max_size,
+            go_on=go_on,
         )
     )
     with closing(results), _progress(err, total, "checking") as advance:
@@ -412,6 +444,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     is_flag=True,
     help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
 )
+@go_on_option
 @max_record_size
 def replay(
     file: str,
@@ -422,6 +455,7 @@ def replay(
     svg: str | None,
     html: str | None,
     interactive: bool,
+    go_on: str | None,
     max_size: int,
 ) -> None:
     """Replay FILE step by step: each action in words and the table after it.
@@ -456,7 +490,7 @@ def replay(
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
-        _replay_session(label, document, viewer)
+        _replay_session(label, document, viewer, _go_on(go_on))
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
@@ -468,7 +502,7 @@ def replay(
     if viewer is not None and viewer not in game.players:
         _mistake(f"--as {viewer}: not a player of the record ({', '.join(game.players)})")
     try:
-        whole = adjudicate(game, steps=True)
+        whole = adjudicate(game, steps=True, go_on=_go_on(go_on))
     except RecordError as exc:
         _invalid(label, exc)
     code = EXIT_ILLEGAL if whole.violations else EXIT_LEGAL
@@ -496,11 +530,13 @@ def _has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _replay_session(label: str, session: Session, viewer: str | None) -> NoReturn:
+def _replay_session(
+    label: str, session: Session, viewer: str | None, go_on: str | None = None
+) -> NoReturn:
     """Every game of a session, one after the other, then the session's verdict and scores."""
     out = _console()
     try:
-        whole = adjudicate_session(session, steps=True)
+        whole = adjudicate_session(session, steps=True, go_on=go_on)
     except RecordError as exc:
         _invalid(label, exc)
     for number, report in enumerate(whole.games):
@@ -535,9 +571,15 @@ def _replay_session(label: str, session: Session, viewer: str | None) -> NoRetur
     help="In a session, the game (from 0; default: the last).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
+@go_on_option
 @max_record_size
 def legal_command(
-    file: str, at: int | None, game_no: int | None, as_json: bool, max_size: int
+    file: str,
+    at: int | None,
+    game_no: int | None,
+    as_json: bool,
+    go_on: str | None,
+    max_size: int,
 ) -> None:
     """List the legal actions at a point of FILE, ready to paste into a record.
 
@@ -570,7 +612,7 @@ def legal_command(
             f"(before each of its {len(game.actions)} actions, and after the last)"
         )
     try:
-        where = legal.position(game, at)
+        where = legal.position(game, at, _go_on(go_on))
     except RecordError as exc:
         _invalid(label, exc)
     except legal.Unreachable as exc:
@@ -754,41 +796,5 @@ def simulate_command(
             advance()
 
 
-# --- serve: the table's page and the HTTP API (the web stack is imported only here) ---------
-
-
-@main.command()
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
-)
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option(
-    "--max-body",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    metavar="BYTES",
-    help="Largest request body; a bigger one is answered 413.",
-)
-def serve(host: str, port: int, max_body: int) -> None:
-    """Serve the table's page and the HTTP API (JSON; endpoints listed at /docs).
-
-    \b
-    The page settles a dispute by taps, replays a record and shares it as a
-    link.  Nothing is fetched from the internet.  It listens on 127.0.0.1
-    (this machine only) unless --host says otherwise.
-    """
-    import uvicorn
-
-    os.environ["ADJUDICATOR_MAX_BODY"] = str(max_body)
-    from adjudicator.web import app
-
-    where = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/"
-    _console(stderr=True).print(f"adjudicator: the table's page at {where}", highlight=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
-
-
 register_conformance(main)  # vectors, perft, conform: the conformance kit
+register_web(main)  # serve: the table's page and the HTTP API

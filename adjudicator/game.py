@@ -59,6 +59,8 @@ class Game:
     claim_several: bool = False
     """The claim was written as ``losers`` (a list) rather than ``loser``."""
     record: Record | None = field(default=None, repr=False, compare=False)
+    marks: dict[int, str] = field(default_factory=dict)
+    """What the table did about an action, by index: 'taken back' or 'stands'."""
 
 
 @dataclass(frozen=True)

@@ -119,19 +119,22 @@ class Unreachable(Exception):
         super().__init__(violation.message)
 
 
-def position(game: Game, at: int | None = None) -> Position:
+def position(game: Game, at: int | None = None, go_on: str | None = None) -> Position:
     """Replay ``game`` up to position ``at`` (default: after the last action).
 
-    Raises :class:`Unreachable` when an action before ``at`` is illegal, with
-    the violation filled in as the adjudicator would (index, player, action).
+    Raises :class:`Unreachable` when the replay stops at an illegal action before
+    ``at`` (one neither taken back nor standing as played), with the violation
+    filled in as the adjudicator would (index, player, action).  ``go_on`` reads
+    every unmarked illegal action as 'taken back' or 'stands'.
     """
     stop = len(game.actions) if at is None else at
     if not 0 <= stop <= len(game.actions):
         raise ValueError(f"position {stop} is not in 0-{len(game.actions)}")
     table = Table.from_game(game)
-    done = replay(table, game.actions[:stop], full=False)
-    if done.violation is not None:
-        raise Unreachable(done.violation)
+    done = replay(table, game.actions[:stop], full=False, marks=game.marks, go_on=go_on)
+    halted = [v for v in done.violations if v.table is None or v.unplayable is not None]
+    if halted:
+        raise Unreachable(halted[0])
     state = table.state
     names = game.players
     pairs = engine.unseen_actions(state)

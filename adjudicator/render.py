@@ -173,8 +173,12 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
         lines.append(f": {legal.show(listed_form(v.action))}", style="red")
+    if v.table is not None:
+        lines.append(f" ({v.table})", style="bold yellow")
     lines.append(f"\n  rule {v.rule}: ", style="red")
     lines.append(v.message, style="red")
+    if v.unplayable is not None:
+        lines.append(f"\n  {v.unplayable}; the replay stops here", style="bold red")
     if v.index is not None:
         listing = f"'adjudicator legal --at {v.index}' lists them"
         if v.with_unseen and not v.alternatives:
@@ -255,6 +259,9 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
     followed by the violation and the table as it stands, unchanged.
     """
     title = Text(f"[{s.index}] ", style="bold cyan")
+    bad = s.violation
+    if bad is not None and bad.table is not None and bad.unplayable is None:
+        return _irregular_step(s, bad, title, viewer)
     if s.violation is not None:
         player = s.violation.player or ""
         title.append(attempt(s.words, player, s.action), style="bold red")
@@ -267,6 +274,28 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
         parts.append(Text("  → " + "; ".join(s.events), style="cyan"))
     for note in s.notes:
         parts.append(Text(f"  ? not checked ({note.rule}): {note.message}", style="yellow"))
+    parts.append(table(s.table, viewer))
+    return Group(*parts)
+
+
+def irregular_words(s: Step, bad: Violation) -> str:
+    """An irregular action and what the table did: "Bo tries to beat 9♥ with 7♥: illegal
+    (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
+    if bad.rule == "table.taken_back":
+        return f"{s.words or s.action}: taken back, though legal"
+    said = attempt(s.words, bad.player or "", s.action)
+    return f"{said}: illegal ({bad.rule}), {bad.table}"
+
+
+def _irregular_step(s: Step, bad: Violation, title: Text, viewer: str | None) -> RenderableType:
+    """A step the table took back or let stand: the narration, the violation, the table."""
+    title.append(irregular_words(s, bad), style="bold yellow")
+    parts: list[RenderableType] = [title]
+    if bad.rule != "table.taken_back":
+        what = s.table.deal.what if s.table.deal is not None else ""
+        parts.append(violation(bad, what, viewer))
+    if bad.table == "stands" and s.events:
+        parts.append(Text("  → " + "; ".join(s.events), style="cyan"))
     parts.append(table(s.table, viewer))
     return Group(*parts)
 
@@ -292,11 +321,16 @@ def verdict_line(file: str, report: Report) -> Text:
         f" · {report.variant}, {len(report.players)} players, "
         f"{report.applied} of {report.actions} actions applied"
     )
+    marked = [v for v in report.violations if v.table is not None]
+    if marked:
+        count = len(report.violations)
+        out.append(f" · {count} irregularit{'ies' if count > 1 else 'y'}", style="yellow")
+    played = " as played" if marked and report.followed else ""
     if report.finished:
         if len(report.losers) > 1:
-            out.append(f" · finished, losers {' and '.join(report.losers)}")
+            out.append(f" · finished, losers {' and '.join(report.losers)}{played}")
         else:
-            out.append(f" · finished, loser {report.loser or 'nobody'}")
+            out.append(f" · finished, loser {report.loser or 'nobody'}{played}")
     elif report.stopped:
         out.append(" · not followed to the end (it depends on unseen cards)")
     else:

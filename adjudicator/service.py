@@ -76,7 +76,7 @@ def dumps(result: BaseModel | list[BaseModel], indent: int | None = None) -> str
 class ViolationOut(Out):
     """A rule broken: where, by whom, which rule, why, and what was legal instead."""
 
-    _optional: ClassVar[frozenset[str]] = frozenset(("with_unseen", "game"))
+    _optional: ClassVar[frozenset[str]] = frozenset(("with_unseen", "game", "table", "unplayable"))
     index: int | None
     player: str | None
     action: str | None
@@ -85,6 +85,10 @@ class ViolationOut(Out):
     legal: list[Form]
     with_unseen: int | None = None
     game: int | None = None
+    table: str | None = None
+    """What the table did: 'taken back' or 'stands' (left out: the replay stopped there)."""
+    unplayable: str | None = None
+    """Why an action let stand could not be carried out (the replay stopped there)."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
@@ -97,6 +101,8 @@ class ViolationOut(Out):
             legal=v.alternatives,
             with_unseen=v.with_unseen or None,
             game=v.game,
+            table=v.table,
+            unplayable=v.unplayable,
         )
 
 
@@ -118,7 +124,7 @@ class NoteOut(Out):
 class Verdict(Out):
     """``check --json`` for one record (also an invalid one: ``status`` "invalid")."""
 
-    _optional: ClassVar[frozenset[str]] = frozenset(("line",))
+    _optional: ClassVar[frozenset[str]] = frozenset(("line", "taken_back"))
     file: str
     status: str
     variant: str | None
@@ -131,6 +137,8 @@ class Verdict(Out):
     undetermined: list[NoteOut]
     error: str | None
     line: int | None = None
+    taken_back: list[ViolationOut] | None = None
+    """Legal actions the table took back anyway: notes, not violations (left out if none)."""
 
     @classmethod
     def of(cls, file: str, report: Report, line: int | None = None) -> Verdict:
@@ -147,6 +155,7 @@ class Verdict(Out):
             undetermined=[NoteOut.of(v) for v in report.undetermined],
             error=None,
             line=line,
+            taken_back=[ViolationOut.of(v) for v in report.notes] or None,
         )
 
     @classmethod
@@ -231,12 +240,16 @@ def check_paths(
     as_json: bool = False,
     max_size: int = MAX_RECORD_SIZE,
     records: int | None = None,
+    go_on: str | None = None,
 ) -> Iterator[bulk.Checked]:
     """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
     one per core; never more than the cores, nor than ``records`` when known), or on the
     Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
     ``found`` collects the arguments that held no record; a record over ``max_size``
-    bytes is invalid."""
+    bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
+    'stands' (not on a Dask cluster: ValueError)."""
+    if go_on is not None and dask is not None:
+        raise ValueError("--go-on is not available with --dask: check on local processes")
     items = bulk.sources(paths, found, max_size)
     if dask is not None:
         from adjudicator import cluster
@@ -248,6 +261,7 @@ def check_paths(
         keep_text=keep_text,
         as_json=as_json,
         max_size=max_size,
+        go_on=go_on,
     )
 
 

@@ -163,12 +163,14 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> N
     saved = Path(caught.value.path()).read_text(encoding="utf-8")
     (v,) = judge(document_from_text(saved)).as_json("-")["violations"]
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
-    # take it back, and tap a legal alternative instead
+    # take it back (the record keeps it, marked), and tap a legal alternative instead
     page.get_by_role("button", name="Take it back").click()
-    page.wait_for_selector(".violation", state="detached")
-    page.get_by_role("button", name="Cai play QD", exact=True).click()
-    page.wait_for_selector("#steps li:nth-child(3)")
-    assert "✓ legal" in page.locator("#ruling").inner_text()
+    page.wait_for_selector("text=The table: taken back. Play goes on.")
+    assert "illegal (phase2.beat), taken back" in page.locator("#steps").inner_text()
+    page.locator("#legal").get_by_role("button", name="Cai play QD", exact=True).click()
+    page.wait_for_selector("#steps li:nth-child(4)")
+    ruling = page.locator("#ruling").inner_text()
+    assert "✗ illegal" in ruling and "4 of 4 actions applied" in ruling
 
 
 def test_a_shared_link_of_a_goat_sample_gives_the_clis_ruling(

@@ -30,7 +30,9 @@ class Violation:
         "invalid",
         "player",
         "rule",
+        "table",
         "undetermined",
+        "unplayable",
         "with_unseen",
     )
 
@@ -64,6 +66,11 @@ class Violation:
         """In a session: the game (0-based) the violation belongs to."""
         self.with_unseen = with_unseen
         """How many more actions would be legal with a card nobody has seen (``??``)."""
+        self.table: str | None = None
+        """What the table did about the action: 'taken back', 'stands', or None (the replay
+        stopped there)."""
+        self.unplayable: str | None = None
+        """Why an action the table let stand could not be carried out (the replay stopped)."""
 
     @classmethod
     def later(
@@ -92,6 +99,8 @@ class Violation:
         out.invalid = invalid
         out.game = None
         out.with_unseen = 0
+        out.table = None
+        out.unplayable = None
         return out
 
     def replace(self, **changes: Any) -> Violation:

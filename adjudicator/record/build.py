@@ -30,7 +30,7 @@ from adjudicator.cards import (
 from adjudicator.game import Game, Session, Start
 from adjudicator.limits import MAX_RECORD_SIZE, InputError, printable, read_limited, too_big
 from adjudicator.record.errors import RecordError, _message, _path, _shown, _validate, key
-from adjudicator.record.notation import not_a_player, reader
+from adjudicator.record.notation import not_a_player, read_marks, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -245,6 +245,7 @@ def _build(
     names: dict[str, int],
 ) -> Game:
     actions = reader(players, names).read(record.actions)
+    marks = read_marks(record.actions)
     claimed: tuple[int, ...] | None = None
     several = False
     result = record.result
@@ -300,6 +301,7 @@ def _build(
         start=start,
         trump_hint=hint,
         claimed_losers=claimed,
+        marks=marks,
         claim_several=several,
         record=record if isinstance(record, Record) else None,
     )

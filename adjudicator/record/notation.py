@@ -5,6 +5,10 @@ may be unknown).  An action is an object or one string::
 
     <player> <act> [card ...]                    Anna play 7H
     <player> deal [<receiver>:<card>,... ...]    Cai deal Anna:2H,5C Bo:3D
+    <action> -- taken back | -- stands            Bo play 7H -- taken back
+
+The last line is what the table did about an irregular action (the object
+form's ``"table"``): :func:`split_mark` reads it, :func:`marked` writes it.
 
 :meth:`Action.text <adjudicator.actions.Action.text>` writes that string and
 :func:`parse_action` reads it back (:func:`format_action` is the same writer
@@ -28,6 +32,31 @@ CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
 _ACTS = frozenset(ACTS)
 NO_UNKNOWN = "'??' is not allowed here: an action names the cards it uses"
 SHAPE = "'<player> <act> [card ...]'"
+
+TAKEN_BACK = "taken back"
+STANDS = "stands"
+MARKS: tuple[str, ...] = (TAKEN_BACK, STANDS)
+"""What a table may have done about an action: withdrawn it, or let it stand."""
+MARK_SEP = " -- "
+"""Between an action's string form and its mark: ``Bo play 7H -- taken back``."""
+
+
+def split_mark(text: str, path: str = "") -> tuple[str, str | None]:
+    """An action's string form without its mark, and the mark (None: unmarked)."""
+    body, sep, mark = text.partition(MARK_SEP)
+    if not sep:
+        return text, None
+    mark = " ".join(mark.split())
+    if mark not in MARKS:
+        raise RecordError(
+            path, f"{mark[:40]!r} is not what a table did ('-- taken back' or '-- stands')"
+        )
+    return body, mark
+
+
+def marked(text: str, mark: str | None) -> str:
+    """The string form of an action with what the table did (if anything)."""
+    return text if mark is None else f"{text}{MARK_SEP}{mark}"
 
 
 # --- cards --------------------------------------------------------------------------
@@ -137,7 +166,10 @@ def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple
 
 
 def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
-    """One action in the string form, its player resolved by ``names``."""
+    """One action in the string form, its player resolved by ``names`` (a mark, if any,
+    is read by :func:`split_mark`)."""
+    if MARK_SEP in text:
+        text = split_mark(text, path)[0]
     words = text.split()
     if len(words) < 2:
         raise RecordError(path, f"{_shown(text)} is not {SHAPE}")
@@ -165,6 +197,20 @@ def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
     elif entry.to is not None:
         raise RecordError(f"{path}.to", "only a deal has 'to'")
     return Action(who, act, entry.cards, to)
+
+
+def read_marks(entries: Sequence[Any]) -> dict[int, str]:
+    """What the table did about each marked action of a record, by index."""
+    out: dict[int, str] = {}
+    for index, entry in enumerate(entries):
+        if type(entry) is str:
+            if MARK_SEP in entry:
+                mark = split_mark(entry, f"actions[{index}]")[1]
+                if mark is not None:
+                    out[index] = mark
+        elif getattr(entry, "table", None) is not None:
+            out[index] = entry.table
+    return out
 
 
 def parse_action(text: str, players: Sequence[str]) -> Action:

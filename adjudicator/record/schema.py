@@ -159,14 +159,20 @@ class ActionObject(BaseModel):
         dict[str, tuple[Card, ...]] | None,
         PlainValidator(_to, json_schema_input_type=dict[str, list[CardStr] | CardsText] | None),
     ] = Field(default=None, description="deal only: the cards each receiver got")
+    table: Literal["taken back", "stands"] | None = Field(
+        default=None,
+        description="what the table did about the action: withdrew it ('taken back') or let "
+        "it stand ('stands')",
+    )
 
 
 ActionText = Annotated[
     str,
     Field(
         description="'<player> <act> [card ...]', or for a deal "
-        "'<player> deal <receiver>:<card>,<card> ...'",
-        examples=["Anna play 7H", "Cai deal Anna:2H,5C Bo:3D"],
+        "'<player> deal <receiver>:<card>,<card> ...'; ' -- taken back' or ' -- stands' after "
+        "it says what the table did about it",
+        examples=["Anna play 7H", "Cai deal Anna:2H,5C Bo:3D", "Bo play 7H -- taken back"],
     ),
 ]
 

@@ -217,8 +217,11 @@ def _violation_json(v: Violation) -> dict[str, Any]:
 
 def _step(s: Step, viewer: str | None) -> dict[str, Any]:
     words = s.words
-    if s.violation is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
-        words = render.attempt(s.words, s.violation.player or "", s.action)
+    bad = s.violation
+    if bad is not None and bad.table is not None and bad.unplayable is None:
+        words = render.irregular_words(s, bad)  # "..., taken back", as replay says
+    elif bad is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
+        words = render.attempt(s.words, bad.player or "", s.action)
     return {
         "index": s.index,
         "action": listed_form(s.action),
@@ -256,7 +259,11 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
     nxt = None
-    stuck = any(v.index is not None for v in report.violations)  # a claim alone stops nothing
+    # A claim alone stops nothing, nor an irregularity the table took back or let stand.
+    stuck = any(
+        v.index is not None and (v.table is None or v.unplayable is not None)
+        for v in report.violations
+    )
     if not stuck and not report.stopped:
         where = legal.position(game)
         nxt = where.as_json()

@@ -215,7 +215,8 @@ function drawRuling() {
     card.append(el("p", { class: "hint", text: v.legal.length ? "Legal instead:" : "Nothing else was legal with known cards." }), alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: `and ${v.legal_hidden} more with cards hidden from ${page.viewer}` }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: `and ${v.with_unseen} more with a card nobody has seen` }));
-    if (!EMBEDDED && step.violation && page.pos === r.steps.length) {
+    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? `${v.unplayable}: play stops here.` : `The table: ${v.table}. Play goes on.` }));
+    if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
       const choices = el("div", { class: "buttons" });
       choices.append(el("button", { type: "button", text: "Take it back", onclick: takeBack }));
       choices.append(el("button", { type: "button", text: "Let it stand", onclick: letItStand }));
@@ -361,14 +362,24 @@ async function replaceLast(form) {
   await load(withActions([...kept, form]));
 }
 
-async function takeBack() {
-  await load(withActions(page.record.actions.slice(0, -1)));
+// What the table did about an irregular action: the record keeps it, marked (the record
+// format's "table"), and the adjudicator follows the game past it.
+function marked(form, mark) {
+  if (typeof form === "string") return `${form.split(" -- ")[0]} -- ${mark}`;
+  return { ...form, table: mark };
 }
 
-function letItStand() {
-  // The record keeps the action as played.  Following a game past a violation needs the
-  // engine's support for "table": "stands", which the record format does not accept yet.
-  showError("The action stays in the record as played; the adjudicator cannot follow a game past a violation yet, so play stops here.");
+async function markLast(mark) {
+  const actions = page.record.actions;
+  await load(withActions([...actions.slice(0, -1), marked(actions[actions.length - 1], mark)]));
+}
+
+async function takeBack() {
+  await markLast("taken back");
+}
+
+async function letItStand() {
+  await markLast("stands");
 }
 
 async function playFromHere() {
