@@ -1,0 +1,54 @@
+"""What a new user tripped on (issue 24): each point as the user met it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of one command."""
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, name: str, record: dict[str, object]) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return str(path)
+
+
+# --- 2: a refused action is narrated as it was attempted ----------------------------
+
+
+def test_a_refused_pick_is_narrated_with_the_cards_attempted() -> None:
+    code, out, _ = run("replay", str(SAMPLES / "illegal_phase2_pick_cards.json"), "--step", "2")
+    assert code == 1
+    assert "[2] C tries to pick up 5♥ 8♥\n" in out
+    assert "tries to pick up 8♥\n" not in out
+
+
+def test_a_refused_pick_of_one_wrong_card_names_that_card(tmp_path: Path) -> None:
+    record = {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "players": ["Anna", "Bo", "Cai"],
+        "start": {
+            "phase": 2,
+            "trump": "S",
+            "leader": "Anna",
+            "hands": {"Anna": ["5D", "KH"], "Bo": ["8D", "2C"], "Cai": ["7C", "3D"]},
+        },
+        "actions": ["Anna play 5D", "Bo play 8D", "Cai pick 5D"],
+    }
+    code, out, _ = run("replay", write(tmp_path, "pick.json", record), "--step", "2")
+    assert code == 1, out
+    assert "[2] Cai tries to pick up 5♦\n" in out
+    assert "✗ illegal action 2: Cai pick 5D" in out
