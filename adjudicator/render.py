@@ -151,7 +151,8 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
     ``viewer`` (another player than the one who acted) the alternatives that
     would show the actor's hand are counted, not listed.
     """
-    if viewer is not None and v.player is not None and v.player != viewer:
+    owner = v.to_act or v.player  # whose hand the alternatives would show
+    if viewer is not None and owner is not None and owner != viewer:
         alternatives_all = legal.unique(v.alternatives)
         kept = [f for f in alternatives_all if not _shows_a_hand(f)]
         if len(kept) < len(alternatives_all):
@@ -159,7 +160,7 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
             out = Text()
             out.append_text(violation(_with_alternatives(v, kept), what))  # type: ignore[arg-type]
             out.append(
-                f"\n  and {hidden} more with {v.player}'s cards (hidden from {viewer})",
+                f"\n  and {hidden} more with {owner}'s cards (hidden from {viewer})",
                 style="dim",
             )
             return out
@@ -182,6 +183,16 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
                 f"\n  legal instead: only actions with a card nobody has seen "
                 f"({v.with_unseen}; {listing})"
             )
+        elif v.to_act is not None and v.player is not None:
+            lines.append(f"\n  legal instead: none, {v.player} had no legal {_act_word(v)} there")
+            lines.append_text(
+                alternatives(legal.unique(v.alternatives), what, f"next, {v.to_act} to act")
+            )
+            if v.with_unseen:
+                lines.append(
+                    f"\n  and {v.with_unseen} more with a card nobody has seen ({listing})",
+                    style="dim",
+                )
         else:
             lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
             if v.with_unseen:
@@ -190,6 +201,16 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
                     style="dim",
                 )
     return lines
+
+
+def _act_word(v: Violation) -> str:
+    """The act of the refused action (``sluff`` in ``Bo sluff 7C``), else ``action``."""
+    head = f"{v.player} "
+    if v.action and v.action.startswith(head):
+        rest = v.action[len(head) :].split()
+        if rest and rest[0].replace("_", "").isalpha():
+            return rest[0].lower().replace("_", " ")
+    return "action"
 
 
 def _with_alternatives(v: Violation, kept: list[legal.Form]) -> Violation:

@@ -52,3 +52,35 @@ def test_a_refused_pick_of_one_wrong_card_names_that_card(tmp_path: Path) -> Non
     assert code == 1, out
     assert "[2] Cai tries to pick up 5♦\n" in out
     assert "✗ illegal action 2: Cai pick 5D" in out
+
+
+# --- 3: after an illegal sluff, the next player's actions are labelled as theirs -----
+
+
+def test_an_illegal_sluff_says_the_sluffer_had_none_and_whose_the_list_is() -> None:
+    code, out, _ = run("check", str(SAMPLES / "illegal_phase1_sluff_once.json"))
+    assert code == 1
+    assert "✗ illegal action 4: Cai sluff KS" in out
+    assert "legal instead: none, Cai had no legal sluff there\n" in out
+    assert "  next, Anna to act: Anna play 6H, Anna play TH" in out
+    assert "legal instead: Anna" not in out
+
+
+def test_several_who_may_act_next_are_named_with_or() -> None:
+    _, out, _ = run("check", str(SAMPLES / "illegal_deal_shuffler.json"))
+    assert "legal instead: none, Bo had no legal deal there\n" in out
+    assert "  next, Anna or Cai to act:\n" in out
+
+
+def test_the_actors_own_alternatives_keep_their_label() -> None:
+    _, out, _ = run("check", str(SAMPLES / "illegal_phase2_beat.json"))
+    assert "  legal instead: B pick" in out
+    assert "next," not in out
+
+
+def test_the_sluffers_view_does_not_show_the_next_players_hand() -> None:
+    record = str(SAMPLES / "illegal_phase1_sluff_once.json")
+    _, out, _ = run("replay", record, "--step", "4", "--as", "Cai")
+    assert "next, Anna to act: Anna dare\n" in out
+    assert "and 5 more with Anna's cards (hidden from Cai)" in out
+    assert "Anna play 6H" not in out

@@ -30,6 +30,7 @@ class Violation:
         "invalid",
         "player",
         "rule",
+        "to_act",
         "undetermined",
         "with_unseen",
     )
@@ -64,6 +65,9 @@ class Violation:
         """In a session: the game (0-based) the violation belongs to."""
         self.with_unseen = with_unseen
         """How many more actions would be legal with a card nobody has seen (``??``)."""
+        self.to_act: str | None = None
+        """Whose the ``alternatives`` are when they are not the actor's: the actor had no
+        legal action there (an illegal sluff) and another player is to act."""
 
     @classmethod
     def later(
@@ -92,6 +96,7 @@ class Violation:
         out.invalid = invalid
         out.game = None
         out.with_unseen = 0
+        out.to_act = None
         return out
 
     def replace(self, **changes: Any) -> Violation:
