@@ -650,9 +650,12 @@ def _replay_session(label: str, session: Session, viewer: str | None) -> NoRetur
     for number, report in enumerate(whole.games):
         out.print(Text(f"Game {number}", style="bold magenta"))
         if report.start is None:  # not replayed: its first leader is wrong
-            out.print(render.verdict(f"{label} game {number}", report))
+            out.print(render.verdict(f"{label} game {number}", report, source=label))
         else:
-            for part in render.replay_parts(f"{label} game {number}", report, viewer=viewer):
+            parts = render.replay_parts(
+                f"{label} game {number}", report, viewer=viewer, source=label
+            )
+            for part in parts:
                 out.print(part)
         out.print()
     out.print(render.verdict(label, whole))
@@ -724,10 +727,12 @@ def legal_command(
             Text(
                 f"{label}: action {v.index} is illegal, so the game never reached "
                 f"position {at if at is not None else len(game.actions)}; "
-                f"'legal --at {v.index}' lists what was legal there"
+                + render.legal_hint(label, v.index or 0, game_no).replace(
+                    "lists them", "lists what was legal there"
+                )
             )
         )
-        out.print(render.violation(v))
+        out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
         click.echo(service.dumps(service.PositionOut.of(where, label)))

@@ -7,6 +7,7 @@ rich writes plain text, which is what the snapshot tests record.
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 from collections.abc import Iterable
 
@@ -142,7 +143,31 @@ def _shows_a_hand(form: legal.Form) -> bool:
     return any(word.upper() in PARSE for word in form.split()[2:])
 
 
-def violation(v: Violation, what: str = "", viewer: str | None = None) -> RenderableType:
+def legal_hint(source: str | None, index: int, game: int | None = None) -> str:
+    """How to list the legal actions at ``index``, as a command to run as printed.
+
+    ``source`` is the record as the user named it (``games.jsonl:3``); standard
+    input cannot be read twice, so for ``-`` the hint says to save the record first.
+    """
+    where = f" --at {index}" + (f" --game {game}" if game is not None else "")
+    if source is None:
+        return f"'adjudicator legal FILE{where}' lists them"
+    if source == "-" or source.startswith("-:"):
+        return f"save the record as FILE: 'adjudicator legal FILE{where}' lists them"
+    return f"'adjudicator legal {_shell_word(source)}{where}' lists them"
+
+
+def _shell_word(word: str) -> str:
+    """``word`` as one shell word, in double quotes when it needs quoting: the hint is
+    itself in single quotes."""
+    if shlex.quote(word) == word:
+        return word
+    return '"' + "".join("\\" + c if c in '"$`\\' else c for c in word) + '"'
+
+
+def violation(
+    v: Violation, what: str = "", viewer: str | None = None, source: str | None = None
+) -> RenderableType:
     """An illegal action in red: rule, reason, and what was legal instead.
 
     Actions are shown as they are written in a record, deals in object form,
@@ -158,7 +183,7 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
         if len(kept) < len(alternatives_all):
             hidden = len(alternatives_all) - len(kept)
             out = Text()
-            out.append_text(violation(_with_alternatives(v, kept), what))  # type: ignore[arg-type]
+            out.append_text(violation(_with_alternatives(v, kept), what, source=source))  # type: ignore[arg-type]
             out.append(
                 f"\n  and {hidden} more with {owner}'s cards (hidden from {viewer})",
                 style="dim",
@@ -177,7 +202,7 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
     lines.append(f"\n  rule {v.rule}: ", style="red")
     lines.append(v.message, style="red")
     if v.index is not None:
-        listing = f"'adjudicator legal --at {v.index}' lists them"
+        listing = legal_hint(source, v.index, v.game)
         if v.with_unseen and not v.alternatives:
             lines.append(
                 f"\n  legal instead: only actions with a card nobody has seen "
@@ -269,7 +294,7 @@ def attempt(words: str, player: str, action: str) -> str:
     return f"{player} tries to " + " ".join(rest)
 
 
-def step(s: Step, viewer: str | None = None) -> RenderableType:
+def step(s: Step, viewer: str | None = None, source: str | None = None) -> RenderableType:
     """One replay step: the action in words, then the table.
 
     A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
@@ -280,7 +305,7 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
         player = s.violation.player or ""
         title.append(attempt(s.words, player, s.action), style="bold red")
         what = s.table.deal.what if s.table.deal is not None else ""
-        return Group(title, violation(s.violation, what, viewer), table(s.table, viewer))
+        return Group(title, violation(s.violation, what, viewer, source), table(s.table, viewer))
     title.append(s.words, style="bold")
     title.append(f"   ({legal.show(listed_form(s.action))})", style="dim")
     parts: list[RenderableType] = [title]
@@ -338,12 +363,16 @@ def undetermined(v: Violation) -> Text:
     return out
 
 
-def verdict(file: str, report: AnyReport, viewer: str | None = None) -> RenderableType:
-    """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`."""
+def verdict(
+    file: str, report: AnyReport, viewer: str | None = None, source: str | None = None
+) -> RenderableType:
+    """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
+    ``source`` the record as named on the command line (default ``file``), for hints."""
     if isinstance(report, SessionReport):
         return session_verdict(file, report)
+    source = file if source is None else source
     parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v, viewer=viewer) for v in report.violations)
+    parts.extend(violation(v, viewer=viewer, source=source) for v in report.violations)
     parts.extend(undetermined(v) for v in report.undetermined)
     return Group(*parts)
 
@@ -356,7 +385,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
     parts: list[RenderableType] = [head]
     for number, game in enumerate(report.games):
         parts.append(verdict_line(f"  game {number}", game))
-        parts.extend(violation(v) for v in game.violations)
+        parts.extend(violation(v, source=file) for v in game.violations)
         parts.extend(undetermined(v) for v in game.undetermined)
     for claim in report.claims:
         parts.append(violation(claim))
@@ -390,13 +419,15 @@ def replay_parts(
     at: int | None = None,
     to: int | None = None,
     viewer: str | None = None,
+    source: str | None = None,
 ) -> list[RenderableType]:
     """What ``replay`` prints: the steps asked for, then the verdict on the whole record.
 
     ``report`` covers the whole record (``adjudicate(game, steps=True)``);
-    ``at`` shows one action, ``to`` the actions up to it.  Whatever part is
-    shown, the closing lines are the record's verdict, and when the part
-    ends before the record does, a line says so first.
+    ``source`` names the record in hints (default ``label``); ``at`` shows
+    one action, ``to`` the actions up to it.  Whatever part is shown, the
+    closing lines are the record's verdict, and when the part ends before the
+    record does, a line says so first.
     """
     parts: list[RenderableType] = []
     last = report.steps[-1].index if report.steps else None
@@ -404,17 +435,19 @@ def replay_parts(
     if at is not None:
         shown = [s for s in report.steps if s.index == at]
         if shown:
-            parts.append(step(shown[0], viewer))
+            parts.append(step(shown[0], viewer, source))
         else:
             parts.append(Text(f"Action {at} was never reached: action {first_bad} is illegal."))
-            parts.append(step(report.steps[-1], viewer) if report.steps else start(report, viewer))
+            parts.append(
+                step(report.steps[-1], viewer, source) if report.steps else start(report, viewer)
+            )
         end: int | None = at
     else:
         parts.append(start(report, viewer))
         for s in report.steps:
             if to is not None and s.index > to:
                 break
-            parts.extend(("", step(s, viewer)))
+            parts.extend(("", step(s, viewer, source)))
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:
@@ -422,7 +455,7 @@ def replay_parts(
         if first_bad is not None and first_bad > end:
             note += f"; the record is illegal at action {first_bad}"
         parts.append(Text(note + ". The verdict on the whole record:", style="dim"))
-    parts.append(verdict(label, report, viewer))
+    parts.append(verdict(label, report, viewer, source))
     return parts
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
@@ -84,3 +87,46 @@ def test_the_sluffers_view_does_not_show_the_next_players_hand() -> None:
     assert "next, Anna to act: Anna dare\n" in out
     assert "and 5 more with Anna's cards (hidden from Cai)" in out
     assert "Anna play 6H" not in out
+
+
+# --- 7: the hint to list the unseen alternatives runs as printed --------------------
+
+KITCHEN = {
+    "format": "skitgubbe-record/1",
+    "variant": "helmfrid",
+    "options": {"compulsory_ties": True},
+    "players": ["Anna", "Bo", "Cai"],
+    "start": {
+        "phase": 1,
+        "leader": "Anna",
+        "hands": {"Anna": ["??", "??", "??"], "Bo": ["KD", "7C", "??"], "Cai": ["??"] * 3},
+        "stock": ["??"] * 10,
+    },
+    "actions": ["Anna play KS", "Bo play 7C"],
+}
+
+
+def test_the_hint_names_the_file_and_runs_as_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "my kitchen.json", KITCHEN)
+    _, out, _ = run("check", "my kitchen.json")
+    hint = re.search(r"\('adjudicator (legal [^']*)' lists them\)", out)
+    assert hint is not None, out
+    assert hint.group(1) == 'legal "my kitchen.json" --at 1'
+    code, listed, _ = run(*shlex.split(hint.group(1)))
+    assert code == 0
+    assert "With a card nobody has seen, also legal (2):\n  Bo play KH, Bo play KC" in listed
+
+
+def test_the_hint_for_standard_input_says_to_save_the_record() -> None:
+    _, out, _ = run("check", "-", stdin=json.dumps(KITCHEN))
+    assert "(save the record as FILE: 'adjudicator legal FILE --at 1' lists them)" in out
+
+
+def test_a_line_of_json_lines_is_named_as_check_names_it(tmp_path: Path) -> None:
+    lines = tmp_path / "games.jsonl"
+    lines.write_text(json.dumps(KITCHEN) + "\n" + json.dumps(KITCHEN) + "\n", encoding="utf-8")
+    _, out, _ = run("check", str(lines))
+    assert f"'adjudicator legal {lines}:2 --at 1' lists them" in out
