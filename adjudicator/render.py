@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterable
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -545,17 +545,53 @@ def _plain(value: object) -> str:
     return json.dumps(value).strip('"')
 
 
-def option_grid(every: list[service.VariantInfo]) -> Table:
-    """Every option (rows) against every preset (columns): the values side by side."""
-    grid = Table(
-        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
-    )
-    grid.add_column("option", style="bold", no_wrap=True)
-    for each in every:
-        grid.add_column(each.name, overflow="fold")
-    for i, option in enumerate(every[0].options if every else []):
-        grid.add_row(option.name, *(_plain(each.options[i].value) for each in every))
-    return grid
+def option_grid(every: list[service.VariantInfo]) -> RenderableType:
+    """Every option (rows) against every preset (columns): the values side by side.
+
+    A value is never broken inside a word (``helmfr``/``id`` read as two values):
+    when the presets do not fit the width side by side, they are split into
+    several grids that do, each with the option names.
+    """
+    return _OptionGrids(every)
+
+
+class _OptionGrids:
+    """The option grid laid out for the width it is printed at (see :func:`option_grid`)."""
+
+    def __init__(self, every: list[service.VariantInfo]) -> None:
+        self.every = every
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        every = self.every
+        rows = every[0].options if every else []
+        values = [[_plain(option.value) for option in each.options] for each in every]
+        # each column: its widest cell, the padding and a separator; then the two edges
+        first = max([len("option"), *(len(option.name) for option in rows)]) + 2 + 2
+        widths = [
+            max([len(each.name), *map(len, column)]) + 2
+            for each, column in zip(every, values, strict=True)
+        ]
+        groups: list[list[int]] = [[]]
+        used = first
+        for i, width in enumerate(widths):
+            if groups[-1] and used + width > options.max_width:
+                groups.append([])
+                used = first
+            groups[-1].append(i)
+            used += width
+        for number, group in enumerate(groups):
+            title = "Options by variant" + (
+                f" ({number + 1} of {len(groups)})" if len(groups) > 1 else ""
+            )
+            grid = Table(
+                title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
+            )
+            grid.add_column("option", style="bold", no_wrap=True)
+            for i in group:
+                grid.add_column(every[i].name, no_wrap=True)
+            for r, option in enumerate(rows):
+                grid.add_row(option.name, *(values[i][r] for i in group))
+            yield grid
 
 
 def variant(about: service.VariantInfo, width: int) -> RenderableType:

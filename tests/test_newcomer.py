@@ -130,3 +130,40 @@ def test_a_line_of_json_lines_is_named_as_check_names_it(tmp_path: Path) -> None
     lines.write_text(json.dumps(KITCHEN) + "\n" + json.dumps(KITCHEN) + "\n", encoding="utf-8")
     _, out, _ = run("check", str(lines))
     assert f"'adjudicator legal {lines}:2 --at 1' lists them" in out
+
+
+# --- 13: the option grid never breaks a value -----------------------------------------
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_the_option_grid_never_breaks_a_value(width: int) -> None:
+    import io
+
+    from rich.console import Console
+
+    from adjudicator import render, service
+
+    every = service.variants()
+    words = {"option", "Options", "by", "variant", "of", *(e.name for e in every)}
+    for each in every:
+        for option in each.options:
+            words.add(option.name)
+            words.add(json.dumps(option.value).strip('"'))
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None).print(render.option_grid(every))
+    lines = buffer.getvalue().splitlines()
+    assert all(len(line) <= width for line in lines)
+    for line in lines:
+        for token in line.replace("─", " ").split():
+            assert token.strip("()") in words or token.strip("()").isdigit(), (width, token, line)
+    shown = " ".join(lines)
+    for each in every:
+        assert f" {each.name} " in shown
+
+
+def test_the_variants_command_at_100_columns_keeps_every_value_whole() -> None:
+    code, out, _ = run("variants")
+    assert code == 0
+    for broken in ("helmfr\n", "not_re", "ceivin"):
+        assert not any(line.rstrip().endswith(broken.strip()) for line in out.splitlines())
+    assert "not_receiving" in out
