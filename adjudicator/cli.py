@@ -241,7 +241,8 @@ def check(
     is an error (one line on stderr, exit status 2).
 
     Up to 20 records every verdict is printed; beyond that only illegal and
-    invalid records are (--all prints every one), then a summary table:
+    invalid records are, then "N legal verdicts not shown (--all)" (--all
+    prints every one), the same for a file as for '-', then a summary table:
     verdict counts and the most frequent rule ids.  With --json, stdout holds
     exactly one object per record, in input order; a JSON Lines record's
     object adds "line" (1-based).  On a terminal a progress bar runs on
@@ -383,9 +384,21 @@ def _check_run(
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None
-    every = show_all or (total is not None and total <= FULL_OUTPUT_MAX)
-    # Standard input cannot be counted ahead: its first verdicts are printed, then problems.
-    unknown_limit = FULL_OUTPUT_MAX if total is None else 0
+    # Up to FULL_OUTPUT_MAX records every verdict is printed, beyond only the problems; the
+    # first verdicts wait until that is known, so that a file and the same records piped to
+    # '-' (which cannot be counted ahead) print the same lines.
+    pending: list[bulk.Checked] | None = None if show_all else []
+    not_shown = 0
+
+    def show(checked: bulk.Checked) -> None:
+        if checked.report is None:
+            out.print(render.invalid(checked.label, checked.error or ""))
+        else:
+            out.print(render.verdict(checked.label, checked.report))
+
+    def is_problem(checked: bulk.Checked) -> bool:
+        return checked.report is None or bool(checked.report.violations)
+
     tally = bulk.Tally()
     found = bulk.Found()
     results = _cluster_errors(
@@ -408,14 +421,32 @@ def _check_run(
                 if line is None:
                     line = service.dumps(service.verdict(*checked.verdict_args()))
                 click.echo(line)
-            elif checked.report is None:
-                out.print(render.invalid(checked.label, checked.error or ""))
-            elif every or checked.report.violations or tally.total <= unknown_limit:
-                out.print(render.verdict(checked.label, checked.report))
+            elif pending is None:
+                if show_all or is_problem(checked):
+                    show(checked)
+                else:
+                    not_shown += 1
+            else:
+                pending.append(checked)
+                if len(pending) > FULL_OUTPUT_MAX:
+                    for held in pending:
+                        if is_problem(held):
+                            show(held)
+                        else:
+                            not_shown += 1
+                    pending = None
             sink = outputs.get(checked.status)
             if sink is not None and checked.text is not None:
                 sink.write(_one_line(checked.text))
             advance()
+    for held in pending or ():
+        show(held)
+    if not_shown:
+        out.print(
+            f"{not_shown} legal verdict{'s' if not_shown > 1 else ''} not shown (--all)",
+            markup=False,
+            highlight=False,
+        )
     for sink in outputs.values():
         sink.commit()
     for line in found.empty:

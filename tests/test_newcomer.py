@@ -167,3 +167,45 @@ def test_the_variants_command_at_100_columns_keeps_every_value_whole() -> None:
     for broken in ("helmfr\n", "not_re", "ceivin"):
         assert not any(line.rstrip().endswith(broken.strip()) for line in out.splitlines())
     assert "not_receiving" in out
+
+
+# --- 8: a file and the same records piped to '-' print the same ---------------------
+
+
+def _games(tmp_path: Path, count: int) -> Path:
+    code, games, _ = run("simulate", "--count", str(count), "--seed", "7")
+    assert code == 0
+    bad = json.loads((SAMPLES / "illegal_phase2_beat.json").read_text(encoding="utf-8"))
+    lines = games.splitlines()
+    lines.insert(3, json.dumps(bad))
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_file_and_standard_input_print_the_same_verdicts(tmp_path: Path) -> None:
+    path = _games(tmp_path, 24)
+    code, from_file, _ = run("check", str(path))
+    piped_code, piped, _ = run("check", "-", stdin=path.read_text(encoding="utf-8"))
+    assert code == piped_code == 1
+    assert from_file.replace(f"{path}:", "-:") == piped
+    assert f"{path}:4: illegal" in from_file
+    assert ": legal" not in from_file
+    assert "24 legal verdicts not shown (--all)" in from_file
+    assert "Checked 25 records" in from_file
+
+
+def test_up_to_twenty_records_every_verdict_is_shown_both_ways(tmp_path: Path) -> None:
+    path = _games(tmp_path, 5)
+    _, from_file, _ = run("check", str(path))
+    _, piped, _ = run("check", "-", stdin=path.read_text(encoding="utf-8"))
+    assert from_file.replace(f"{path}:", "-:") == piped
+    assert from_file.count(": legal") == 5
+    assert "not shown" not in from_file
+
+
+def test_all_shows_every_verdict(tmp_path: Path) -> None:
+    path = _games(tmp_path, 24)
+    _, out, _ = run("check", "--all", "-", stdin=path.read_text(encoding="utf-8"))
+    assert out.count(": legal") == 24
+    assert "not shown" not in out
