@@ -88,13 +88,19 @@ def _progress(err: Console, total: int | None, what: str) -> Iterator[Callable[[
         yield lambda: bar.advance(task)
 
 
-def _summary(tally: bulk.Tally) -> Table:
-    """The closing table of a bulk check: verdict counts and the most frequent rule ids."""
-    grid = Table(title=f"Checked {tally.total} records", title_justify="left")
+def _summary(tally: bulk.Tally, empty: int = 0) -> Table:
+    """The closing table of a bulk check: verdict counts, the paths that held no record
+    (``empty``: they fail the run, so they are counted too) and the most frequent rule ids."""
+    title = f"Checked {tally.total} record{'s' if tally.total != 1 else ''}"
+    if empty:
+        title += f"; {empty} path{'s' if empty > 1 else ''} held none"
+    grid = Table(title=title, title_justify="left")
     grid.add_column("")
     grid.add_column("records", justify="right")
     for status, style in (("legal", "green"), ("illegal", "red"), ("invalid", "yellow")):
         grid.add_row(Text(status, style=style), str(tally.statuses[status]))
+    if empty:
+        grid.add_row(Text("paths with no record", style="yellow"), str(empty))
     if tally.rules:
         grid.add_section()
         grid.add_row(Text("most frequent rule ids", style="dim"), "")
@@ -401,6 +407,17 @@ def _check_run(
 
     tally = bulk.Tally()
     found = bulk.Found()
+    said = 0
+
+    def said_empty(upto: int) -> None:
+        """The lines for paths that held no record, as soon as the walk has passed them."""
+        nonlocal said
+        if upto > said:
+            with suppress(OSError):
+                out.file.flush()
+            for line in found.empty[said:upto]:
+                err.print(line, markup=False, highlight=False)
+            said = upto
     results = _cluster_errors(
         lambda: service.check_paths(
             paths,
@@ -415,6 +432,7 @@ def _check_run(
     )
     with closing(results), _progress(err, total, "checking") as advance:
         for checked in results:
+            said_empty(len(found.empty))
             tally.add(checked)
             if as_json:
                 line = checked.json_line
@@ -449,13 +467,12 @@ def _check_run(
         )
     for sink in outputs.values():
         sink.commit()
-    for line in found.empty:
-        err.print(line, markup=False, highlight=False)
-    if tally.total > 1:
+    said_empty(len(found.empty))
+    if tally.total + len(found.empty) > 1:
         if not as_json:
-            out.print(_summary(tally))
+            out.print(_summary(tally, len(found.empty)))
         elif err.is_terminal:
-            err.print(_summary(tally))
+            err.print(_summary(tally, len(found.empty)))
     sys.exit(service.exit_status(tally, found))
 
 

@@ -209,3 +209,55 @@ def test_all_shows_every_verdict(tmp_path: Path) -> None:
     _, out, _ = run("check", "--all", "-", stdin=path.read_text(encoding="utf-8"))
     assert out.count(": legal") == 24
     assert "not shown" not in out
+
+
+# --- 9: a path with no record is counted, and said before the summary ---------------
+
+
+def test_a_folder_with_no_record_is_counted_in_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "emptydir").mkdir()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for name in ("illegal_phase2_beat.json", "pagat_3p_full.json"):
+        (mine / name).write_text((SAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run("check", str(tmp_path / "emptydir"), str(mine))
+    assert code == 2
+    assert (
+        err.strip()
+        == f"{tmp_path / 'emptydir'}: no record found: a folder is searched for *.json files"
+    )
+    assert "Checked 2 records; 1 path held none" in out
+    assert re.search(r"paths with no record\s*│\s*1 │", out), out
+
+
+def test_one_record_and_an_empty_folder_still_get_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "emptydir").mkdir()
+    code, out, _ = run("check", str(tmp_path / "emptydir"), str(SAMPLES / "pagat_3p_full.json"))
+    assert code == 2
+    assert "Checked 1 record; 1 path held none" in out
+
+
+def test_the_empty_folder_line_comes_before_the_verdicts(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "emptydir").mkdir()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "adjudicator",
+            "check",
+            "emptydir",
+            str(SAMPLES / "pagat_3p_full.json"),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == 2
+    assert lines[0].startswith("emptydir: no record found"), lines
+    assert lines[-1].startswith("└")
