@@ -261,3 +261,47 @@ def test_the_empty_folder_line_comes_before_the_verdicts(tmp_path: Path) -> None
     assert done.returncode == 2
     assert lines[0].startswith("emptydir: no record found"), lines
     assert lines[-1].startswith("└")
+
+
+# --- 6: README's bot walkthrough, and naming one line of JSON Lines ----------------
+
+
+def test_an_empty_json_lines_file_is_named_once(tmp_path: Path) -> None:
+    empty = tmp_path / "bad.jsonl"
+    empty.write_text("", encoding="utf-8")
+    code, out, _ = run("replay", f"{empty}:1")
+    assert code == 2
+    assert out.strip() == f"{empty}:1: invalid · no record on line 1: the file is empty"
+
+
+def test_line_zero_says_lines_count_from_one(tmp_path: Path) -> None:
+    path = _games(tmp_path, 2)
+    code, out, _ = run("replay", f"{path}:0")
+    assert code == 2
+    assert out.strip() == f"{path}:0: invalid · lines count from 1: the first record is {path}:1"
+
+
+def test_the_readme_says_what_the_bot_walkthrough_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Checking a bot's games", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^(adjudicator [^#\n]*?)\s*(?:#.*)?$", section, re.M)
+    assert [c.split()[1] for c in commands] == ["simulate", "check", "replay"]
+    monkeypatch.chdir(tmp_path)
+    simulate = shlex.split(commands[0].split(">")[0])[1:]
+    count = simulate.index("--count") + 1
+    simulate[count] = "25"  # the walkthrough's 1000, fewer
+    code, games, _ = run(*simulate)
+    assert code == 0
+    Path(commands[0].split(">")[1].strip()).write_text(games, encoding="utf-8")
+    code, out, _ = run(*shlex.split(commands[1])[1:])
+    assert code == 0
+    assert "25 legal verdicts not shown (--all)" in out
+    assert "legal verdicts not shown (--all)" in section
+    assert Path("bad.jsonl").read_text(encoding="utf-8") == ""
+    code, out, _ = run(*shlex.split(commands[2])[1:])
+    assert code == 2
+    said = re.search(r"the replay says `([^`]*)`", " ".join(section.split()))
+    assert said is not None
+    assert out.strip() == said.group(1)
