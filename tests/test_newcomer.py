@@ -305,3 +305,41 @@ def test_the_readme_says_what_the_bot_walkthrough_prints(
     said = re.search(r"the replay says `([^`]*)`", " ".join(section.split()))
     assert said is not None
     assert out.strip() == said.group(1)
+
+
+# --- 11: README says what the tool prints ------------------------------------------
+
+
+def _readme() -> str:
+    return " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+def test_the_readme_shows_the_undetermined_check_as_printed() -> None:
+    code, out, _ = run("check", str(SAMPLES / "helmfrid_dispute_unknown.json"))
+    assert code == 0
+    undetermined = [line for line in out.splitlines() if line.startswith(("? ", "  rule "))]
+    assert len(undetermined) == 2
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for line in undetermined:
+        assert f"\n{line}\n" in readme
+
+
+def test_the_readme_explains_each_list_legal_prints_with_hidden_cards() -> None:
+    _, out, _ = run("legal", str(SAMPLES / "helmfrid_dispute_unknown.json"), "--at", "1")
+    headings = [line.split(" (")[0] for line in out.splitlines() if line.startswith("With a card")]
+    assert headings == [
+        "With a card nobody has seen, also legal",
+        "With a card nobody has seen, legal if the hidden cards allow it",
+    ]
+    readme = _readme()
+    assert "legal *if the hidden cards allow it*" in readme
+    assert "legal with a card nobody has seen, if the hidden card is that one" in readme
+
+
+def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Path) -> None:
+    target = tmp_path / "ruling.svg"
+    record = str(SAMPLES / "illegal_phase2_beat.json")
+    run("replay", record, "--step", "1", "--svg", str(target))
+    assert "Before action 1:" in target.read_text(encoding="utf-8").replace("&#160;", " ")
+    assert "the table before the action, the refused play framed in red" in _readme()
+    assert "before the trick" not in _readme()
