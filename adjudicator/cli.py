@@ -620,7 +620,7 @@ def replay(
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
-    for one record of JSON Lines, as check names it.
+    for one record of JSON Lines, as check names it (lines count from 1).
 
     Actions are numbered from 0.  --step N shows action N alone (the table
     after it, or why it was refused); --to N replays up to action N.  The
@@ -737,7 +737,8 @@ def legal_command(
     """List the legal actions at a point of FILE, ready to paste into a record.
 
     \b
-    FILE is a record file, - for standard input, or FILE.jsonl:LINE.
+    FILE is a record file, - for standard input, or FILE.jsonl:LINE (lines
+    count from 1).
     --at N is the moment before action N (actions count from 0), so
     "legal --at 37" lists what the player could have done instead of
     action 37, as "legal instead" does for an illegal action.  Without
@@ -750,7 +751,9 @@ def legal_command(
     known cards; "with_unseen" those naming a card nobody has seen that are
     legal if a hidden card is that one, and "with_unseen_undetermined" those
     that are legal unless the hidden cards hold what a rule would force
-    (each with the rule and why it cannot be checked).
+    (each with the rule and why it cannot be checked).  The text prints
+    them as "With a card nobody has seen, also legal" and "... legal if the
+    hidden cards allow it".
 
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
