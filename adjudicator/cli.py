@@ -418,6 +418,7 @@ def _check_run(
             for line in found.empty[said:upto]:
                 err.print(line, markup=False, highlight=False)
             said = upto
+
     results = _cluster_errors(
         lambda: service.check_paths(
             paths,
