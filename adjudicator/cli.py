@@ -650,6 +650,7 @@ def replay(
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
         _replay_session(label, document, viewer)
+    source: render.Source = label if game_no is None else (label, game_no)
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
@@ -671,7 +672,7 @@ def replay(
         tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
         sys.exit(code)
     out = _console()
-    for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer):
+    for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer, source=source):
         out.print(part)
     for target, kind in ((svg, "svg"), (html, "html")):
         if target is not None:

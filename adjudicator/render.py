@@ -143,12 +143,18 @@ def _shows_a_hand(form: legal.Form) -> bool:
     return any(word.upper() in PARSE for word in form.split()[2:])
 
 
-def legal_hint(source: str | None, index: int, game: int | None = None) -> str:
+Source = str | tuple[str, int]
+"""A record as the user named it (``games.jsonl:3``), or a session and one of its games."""
+
+
+def legal_hint(source: Source | None, index: int, game: int | None = None) -> str:
     """How to list the legal actions at ``index``, as a command to run as printed.
 
     ``source`` is the record as the user named it (``games.jsonl:3``); standard
     input cannot be read twice, so for ``-`` the hint says to save the record first.
     """
+    if isinstance(source, tuple):
+        source, game = source
     where = f" --at {index}" + (f" --game {game}" if game is not None else "")
     if source is None:
         return f"'adjudicator legal FILE{where}' lists them"
@@ -166,7 +172,7 @@ def _shell_word(word: str) -> str:
 
 
 def violation(
-    v: Violation, what: str = "", viewer: str | None = None, source: str | None = None
+    v: Violation, what: str = "", viewer: str | None = None, source: Source | None = None
 ) -> RenderableType:
     """An illegal action in red: rule, reason, and what was legal instead.
 
@@ -294,7 +300,7 @@ def attempt(words: str, player: str, action: str) -> str:
     return f"{player} tries to " + " ".join(rest)
 
 
-def step(s: Step, viewer: str | None = None, source: str | None = None) -> RenderableType:
+def step(s: Step, viewer: str | None = None, source: Source | None = None) -> RenderableType:
     """One replay step: the action in words, then the table.
 
     A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
@@ -364,7 +370,7 @@ def undetermined(v: Violation) -> Text:
 
 
 def verdict(
-    file: str, report: AnyReport, viewer: str | None = None, source: str | None = None
+    file: str, report: AnyReport, viewer: str | None = None, source: Source | None = None
 ) -> RenderableType:
     """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
     ``source`` the record as named on the command line (default ``file``), for hints."""
@@ -419,7 +425,7 @@ def replay_parts(
     at: int | None = None,
     to: int | None = None,
     viewer: str | None = None,
-    source: str | None = None,
+    source: Source | None = None,
 ) -> list[RenderableType]:
     """What ``replay`` prints: the steps asked for, then the verdict on the whole record.
 

@@ -343,3 +343,14 @@ def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Pat
     assert "Before action 1:" in target.read_text(encoding="utf-8").replace("&#160;", " ")
     assert "the table before the action, the refused play framed in red" in _readme()
     assert "before the trick" not in _readme()
+
+
+def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
+    from adjudicator import render
+
+    assert render.legal_hint(("night.json", 2), 5) == (
+        "'adjudicator legal night.json --at 5 --game 2' lists them"
+    )
+    assert render.legal_hint("night.json", 5, 2) == (
+        "'adjudicator legal night.json --at 5 --game 2' lists them"
+    )
