@@ -571,8 +571,8 @@ class _OptionGrids:
         every = self.every
         rows = every[0].options if every else []
         values = [[_plain(option.value) for option in each.options] for each in every]
-        # each column: its widest cell, the padding and a separator; then the two edges
-        first = max([len("option"), *(len(option.name) for option in rows)]) + 2 + 2
+        # each column: its widest cell, its padding and the separator before it; two edges
+        first = max([len("option"), *(len(option.name) for option in rows)]) + 2 + 1
         widths = [
             max([len(each.name), *map(len, column)]) + 2
             for each, column in zip(every, values, strict=True)
