@@ -401,6 +401,15 @@ def _numbered(arg: str) -> tuple[str, int] | None:
     return None
 
 
+def _is_empty(path: str) -> bool:
+    """Whether ``path`` holds nothing but white space (the reason no record was found)."""
+    try:
+        with open(path, "rb") as stream:
+            return not stream.read(MAX_RECORD_SIZE).strip()
+    except OSError:
+        return False
+
+
 def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     """The label and JSON text of the one record ``arg`` names; RecordError otherwise.
 
@@ -417,6 +426,8 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
         records = _jsonl_sources(name, max_size)
     else:
         return printable(name), read_text(name, max_size)
+    if line == 0:
+        raise RecordError("", f"lines count from 1: the first record is {printable(name)}:1")
     if line is not None:
         wanted = line
         records = (
@@ -425,13 +436,13 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
             if r.line == wanted or (r.line is None and (wanted == 1 or r.error is not None))
         )
     first = list(itertools.islice(records, 2))
-    if not first:
-        raise RecordError(
-            "",
-            f"{printable(arg)}: no record on line {line}"
-            if line
-            else f"{printable(arg)}: no record found",
-        )
+    if not first:  # the verdict line names the record already: the reason alone
+        empty = name != STDIN and _is_empty(name)
+        if line is not None:
+            raise RecordError(
+                "", f"no record on line {line}" + (": the file is empty" if empty else "")
+            )
+        raise RecordError("", "no record found: the file is empty" if empty else "no record found")
     if len(first) > 1:
         raise RecordError(
             "",

@@ -6,93 +6,54 @@ ends as one line and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Generator, Iterator
-from contextlib import closing, contextmanager
-from pathlib import Path
+from contextlib import closing, suppress
 from typing import Any, NoReturn
 
 import click
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, export, legal, limits, render, samples, service
+from adjudicator import bulk, export, legal, limits, render, service
 from adjudicator import explain as explaining
-from adjudicator import simulate as simulation
 from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.cli_conformance import register as register_conformance
 from adjudicator.cli_group import Adjudicator
+from adjudicator.cli_group import console as _console
+from adjudicator.cli_group import mistake as _mistake
+from adjudicator.cli_group import progress as _progress
+from adjudicator.cli_records import register as register_records
 from adjudicator.cli_web import register as register_web
 from adjudicator.outputs import Output, OutputError, refuse_clashes
-from adjudicator.record import Game, RecordError, Session, json_schema
+from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
-from adjudicator.rules.presets import PRESETS, find_variant
+from adjudicator.rules.presets import PRESETS
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
 
 
-def _console(stderr: bool = False) -> Console:
-    """A console: colour on a terminal, plain 100-column text otherwise.
-
-    On a terminal the stream is looked up at each write (``file`` left unset),
-    so output printed while a progress bar runs goes through rich's redirect.
-    """
-    stream = sys.stderr if stderr else sys.stdout
-    if stream.isatty():
-        return Console(stderr=stderr, highlight=False, emoji=False)
-    return Console(
-        file=stream, width=100, color_system=None, highlight=False, soft_wrap=True, emoji=False
-    )
-
-
-PROGRESS_MIN = 10
-"""A progress bar appears (on a terminal) when more records than this are checked."""
 FULL_OUTPUT_MAX = 20
 """Up to this many records every verdict is printed; beyond, only the non-legal ones."""
 TOP_RULES = 5
 
 
-@contextmanager
-def _progress(err: Console, total: int | None, what: str) -> Iterator[Callable[[], None]]:
-    """A rich progress bar on stderr when it is a terminal; yields "one more done"."""
-    if total is None or total <= PROGRESS_MIN or not err.is_terminal:
-        yield lambda: None
-        return
-    bar = Progress(
-        TextColumn(what),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        redirect_stdout=sys.stdout.isatty(),
-        redirect_stderr=False,
-    )
-    with bar:
-        task = bar.add_task(what, total=total)
-        yield lambda: bar.advance(task)
-
-
-def _summary(tally: bulk.Tally) -> Table:
-    """The closing table of a bulk check: verdict counts and the most frequent rule ids."""
-    grid = Table(title=f"Checked {tally.total} records", title_justify="left")
+def _summary(tally: bulk.Tally, empty: int = 0) -> Table:
+    """The closing table of a bulk check: verdict counts, the paths that held no record
+    (``empty``: they fail the run, so they are counted too) and the most frequent rule ids."""
+    title = f"Checked {tally.total} record{'s' if tally.total != 1 else ''}"
+    if empty:
+        title += f"; {empty} path{'s' if empty > 1 else ''} held none"
+    grid = Table(title=title, title_justify="left")
     grid.add_column("")
     grid.add_column("records", justify="right")
     for status, style in (("legal", "green"), ("illegal", "red"), ("invalid", "yellow")):
         grid.add_row(Text(status, style=style), str(tally.statuses[status]))
+    if empty:
+        grid.add_row(Text("paths with no record", style="yellow"), str(empty))
     if tally.rules:
         grid.add_section()
         grid.add_row(Text("most frequent rule ids", style="dim"), "")
@@ -212,7 +173,8 @@ def check(
     is an error (one line on stderr, exit status 2).
 
     Up to 20 records every verdict is printed; beyond that only illegal and
-    invalid records are (--all prints every one), then a summary table:
+    invalid records are, then "N legal verdicts not shown (--all)" (--all
+    prints every one), the same for a file as for '-', then a summary table:
     verdict counts and the most frequent rule ids.  With --json, stdout holds
     exactly one object per record, in input order; a JSON Lines record's
     object adds "line" (1-based).  On a terminal a progress bar runs on
@@ -270,11 +232,35 @@ def _check_run(
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     total = bulk.count(paths) if not as_json or err.is_terminal else None
-    every = show_all or (total is not None and total <= FULL_OUTPUT_MAX)
-    # Standard input cannot be counted ahead: its first verdicts are printed, then problems.
-    unknown_limit = FULL_OUTPUT_MAX if total is None else 0
+    # Up to FULL_OUTPUT_MAX records every verdict is printed, beyond only the problems; the
+    # first verdicts wait until that is known, so that a file and the same records piped to
+    # '-' (which cannot be counted ahead) print the same lines.
+    pending: list[bulk.Checked] | None = None if show_all else []
+    not_shown = 0
+
+    def show(checked: bulk.Checked) -> None:
+        if checked.report is None:
+            out.print(render.invalid(checked.label, checked.error or ""))
+        else:
+            out.print(render.verdict(checked.label, checked.report))
+
+    def is_problem(checked: bulk.Checked) -> bool:
+        return checked.report is None or bool(checked.report.violations)
+
     tally = bulk.Tally()
     found = bulk.Found()
+    said = 0
+
+    def said_empty(upto: int) -> None:
+        """The lines for paths that held no record, as soon as the walk has passed them."""
+        nonlocal said
+        if upto > said:
+            with suppress(OSError):
+                out.file.flush()
+            for line in found.empty[said:upto]:
+                err.print(line, markup=False, highlight=False)
+            said = upto
+
     results = _cluster_errors(
         lambda: service.check_paths(
             paths,
@@ -290,29 +276,47 @@ def _check_run(
     )
     with closing(results), _progress(err, total, "checking") as advance:
         for checked in results:
+            said_empty(len(found.empty))
             tally.add(checked)
             if as_json:
                 line = checked.json_line
                 if line is None:
                     line = service.dumps(service.verdict(*checked.verdict_args()))
                 click.echo(line)
-            elif checked.report is None:
-                out.print(render.invalid(checked.label, checked.error or ""))
-            elif every or checked.report.violations or tally.total <= unknown_limit:
-                out.print(render.verdict(checked.label, checked.report))
+            elif pending is None:
+                if show_all or is_problem(checked):
+                    show(checked)
+                else:
+                    not_shown += 1
+            else:
+                pending.append(checked)
+                if len(pending) > FULL_OUTPUT_MAX:
+                    for held in pending:
+                        if is_problem(held):
+                            show(held)
+                        else:
+                            not_shown += 1
+                    pending = None
             sink = outputs.get(checked.status)
             if sink is not None and checked.text is not None:
                 sink.write(_one_line(checked.text))
             advance()
+    for held in pending or ():
+        show(held)
+    if not_shown:
+        out.print(
+            f"{not_shown} legal verdict{'s' if not_shown > 1 else ''} not shown (--all)",
+            markup=False,
+            highlight=False,
+        )
     for sink in outputs.values():
         sink.commit()
-    for line in found.empty:
-        err.print(line, markup=False, highlight=False)
-    if tally.total > 1:
+    said_empty(len(found.empty))
+    if tally.total + len(found.empty) > 1:
         if not as_json:
-            out.print(_summary(tally))
+            out.print(_summary(tally, len(found.empty)))
         elif err.is_terminal:
-            err.print(_summary(tally))
+            err.print(_summary(tally, len(found.empty)))
     sys.exit(service.exit_status(tally, found))
 
 
@@ -382,12 +386,6 @@ def _one_game(label: str, document: Game | Session, number: int | None) -> tuple
     except RecordError as exc:
         _invalid(label, exc)
     return f"{label} game {number}", played[number]
-
-
-def _mistake(message: str) -> NoReturn:
-    """A command-line mistake: one line on stderr, exit status 2."""
-    _console(stderr=True).print(message, markup=False, highlight=False)
-    sys.exit(EXIT_INVALID)
 
 
 # "-:3" (line 3 of standard input) looks like an option to click: let it through as FILE.
@@ -462,7 +460,7 @@ def replay(
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
-    for one record of JSON Lines, as check names it.
+    for one record of JSON Lines, as check names it (lines count from 1).
 
     Actions are numbered from 0.  --step N shows action N alone (the table
     after it, or why it was refused); --to N replays up to action N.  The
@@ -491,6 +489,7 @@ def replay(
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
         _replay_session(label, document, viewer, _go_on(go_on))
+    source: render.Source = label if game_no is None else (label, game_no)
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 0 <= value < len(game.actions):
@@ -512,7 +511,7 @@ def replay(
         tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
         sys.exit(code)
     out = _console()
-    for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer):
+    for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer, source=source):
         out.print(part)
     for target, kind in ((svg, "svg"), (html, "html")):
         if target is not None:
@@ -542,9 +541,12 @@ def _replay_session(
     for number, report in enumerate(whole.games):
         out.print(Text(f"Game {number}", style="bold magenta"))
         if report.start is None:  # not replayed: its first leader is wrong
-            out.print(render.verdict(f"{label} game {number}", report))
+            out.print(render.verdict(f"{label} game {number}", report, source=label))
         else:
-            for part in render.replay_parts(f"{label} game {number}", report, viewer=viewer):
+            parts = render.replay_parts(
+                f"{label} game {number}", report, viewer=viewer, source=label
+            )
+            for part in parts:
                 out.print(part)
         out.print()
     out.print(render.verdict(label, whole))
@@ -584,7 +586,8 @@ def legal_command(
     """List the legal actions at a point of FILE, ready to paste into a record.
 
     \b
-    FILE is a record file, - for standard input, or FILE.jsonl:LINE.
+    FILE is a record file, - for standard input, or FILE.jsonl:LINE (lines
+    count from 1).
     --at N is the moment before action N (actions count from 0), so
     "legal --at 37" lists what the player could have done instead of
     action 37, as "legal instead" does for an illegal action.  Without
@@ -597,7 +600,9 @@ def legal_command(
     known cards; "with_unseen" those naming a card nobody has seen that are
     legal if a hidden card is that one, and "with_unseen_undetermined" those
     that are legal unless the hidden cards hold what a rule would force
-    (each with the rule and why it cannot be checked).
+    (each with the rule and why it cannot be checked).  The text prints
+    them as "With a card nobody has seen, also legal" and "... legal if the
+    hidden cards allow it".
 
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
@@ -622,10 +627,12 @@ def legal_command(
             Text(
                 f"{label}: action {v.index} is illegal, so the game never reached "
                 f"position {at if at is not None else len(game.actions)}; "
-                f"'legal --at {v.index}' lists what was legal there"
+                + render.legal_hint(label, v.index or 0, game_no).replace(
+                    "lists them", "lists what was legal there"
+                )
             )
         )
-        out.print(render.violation(v))
+        out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
         click.echo(service.dumps(service.PositionOut.of(where, label)))
@@ -697,104 +704,6 @@ def variants(name: str | None) -> None:
     out.print(render.variant(about, out.width))
 
 
-@main.command()
-def schema() -> None:
-    """Print the JSON Schema of the record format."""
-    click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
-
-
-@main.command("samples")
-@click.argument("name", required=False)
-def samples_command(name: str | None) -> None:
-    """List the sample games shipped with the package, or print one (NAME) as JSON.
-
-    The samples are the rule texts' worked examples, whole games and one record per
-    broken rule: 'adjudicator samples NAME > game.json' gives a file to check or replay.
-    """
-    if name is None:
-        out = Console(highlight=False, soft_wrap=True, emoji=False)
-        for entry in samples.names():
-            about = json.loads(samples.text(entry)).get("meta", {})
-            title = str(about.get("title", ""))
-            out.print(Text.assemble((entry.removesuffix(".json"), "bold"), "  ", title))
-        return
-    try:
-        click.echo(samples.text(name), nl=False)
-    except KeyError:
-        _mistake(f"no sample called {name[:60]!r} ('adjudicator samples' lists them)")
-
-
-@main.command("simulate")
-@click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
-@click.option("--players", type=int, default=3, show_default=True, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
-@click.option(
-    "--count", type=click.IntRange(min=0), default=1, show_default=True, help="Games to play."
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Write one JSON file per game into this folder (created if missing) "
-    "instead of JSON Lines on stdout.",
-)
-@click.option(
-    "--hide",
-    type=click.FloatRange(0.0, 1.0),
-    default=0.0,
-    metavar="P",
-    help="Write this share (0-1) of each deck as '??', as a table that saw only what "
-    "the actions show would; every dare then names its card.",
-)
-def simulate_command(
-    variant: str, players: int, seed: int, count: int, out: str | None, hide: float
-) -> None:
-    """Play random legal games through the engine and write them as records.
-
-    Every action is drawn from the engine's own legal actions (each act the
-    variant has gets its turn: plays mostly, dares and picks now and then),
-    and every game is played to its end; the record's result names the loser
-    the engine reached and its meta the seed and game number.  Game K of a
-    seed is the same whatever --count is.
-
-    With --hide P, that share of the deck's cards is written as '??' (the
-    turned-up trump of Mas, which lies face up, stays written; a hidden trump
-    card is replaced by the suit it showed, as the record's "trump"): such
-    records must still check legal, with the checks that hidden cards keep
-    from being made listed as undetermined.
-    """
-    try:
-        options = find_variant(variant).options
-    except KeyError as exc:
-        _console(stderr=True).print(f"--variant: {exc.args[0]}", markup=False, highlight=False)
-        sys.exit(EXIT_INVALID)
-    if not options.min_players <= players <= options.max_players:
-        _console(stderr=True).print(
-            f"--players: {variant} is for {options.min_players}-{options.max_players} players, "
-            f"not {players}"
-        )
-        sys.exit(EXIT_INVALID)
-    folder = Path(out) if out is not None else None
-    if folder is not None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            _console(stderr=True).print(
-                f"--out: cannot create {out}: {exc.strerror}", markup=False, highlight=False
-            )
-            sys.exit(EXIT_INVALID)
-    width = max(4, len(str(count - 1)))
-    games = simulation.simulate(variant, players, seed, count, hide)
-    with _progress(_console(stderr=True), count, "simulating") as advance:
-        for index, record in enumerate(games):
-            if folder is None:
-                click.echo(json.dumps(record, ensure_ascii=False))
-            else:
-                name = f"{variant}-{players}p-seed{seed}-{index:0{width}d}.json"
-                text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
-                (folder / name).write_text(text, encoding="utf-8")
-            advance()
-
-
 register_conformance(main)  # vectors, perft, conform: the conformance kit
 register_web(main)  # serve: the table's page and the HTTP API
+register_records(main)  # schema, samples, simulate: records to start from

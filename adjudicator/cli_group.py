@@ -10,11 +10,20 @@ import os
 import signal
 import sys
 import threading
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, NoReturn
 
 import click
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from adjudicator import bulk
 
@@ -76,3 +85,49 @@ class Adjudicator(click.Group):
         except OSError as exc:  # standard output on a full disk, or a closed pipe
             _silence_stdout()
             _stop(f"cannot write the output: {exc.strerror or exc}", EXIT_INVALID)
+
+
+def console(stderr: bool = False) -> Console:
+    """A console: colour on a terminal, plain 100-column text otherwise.
+
+    On a terminal the stream is looked up at each write (``file`` left unset),
+    so output printed while a progress bar runs goes through rich's redirect.
+    """
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty():
+        return Console(stderr=stderr, highlight=False, emoji=False)
+    return Console(
+        file=stream, width=100, color_system=None, highlight=False, soft_wrap=True, emoji=False
+    )
+
+
+PROGRESS_MIN = 10
+"""A progress bar appears (on a terminal) when more records than this are checked."""
+
+
+@contextmanager
+def progress(err: Console, total: int | None, what: str) -> Iterator[Callable[[], None]]:
+    """A rich progress bar on stderr when it is a terminal; yields "one more done"."""
+    if total is None or total <= PROGRESS_MIN or not err.is_terminal:
+        yield lambda: None
+        return
+    bar = Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
+    )
+    with bar:
+        task = bar.add_task(what, total=total)
+        yield lambda: bar.advance(task)
+
+
+def mistake(message: str) -> NoReturn:
+    """A command-line mistake: one line on stderr, exit status 2."""
+    console(stderr=True).print(message, markup=False, highlight=False)
+    sys.exit(EXIT_INVALID)

@@ -71,7 +71,7 @@ def ruling(
             refused = shown.violation is not None
             parts.append(
                 Panel(
-                    render.step(shown, viewer),
+                    render.step(shown, viewer, label),
                     title="the action in question",
                     title_align="left",
                     border_style="bold red" if refused else "cyan",

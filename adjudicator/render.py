@@ -7,11 +7,12 @@ rich writes plain text, which is what the snapshot tests record.
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 from collections.abc import Iterable
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -142,7 +143,37 @@ def _shows_a_hand(form: legal.Form) -> bool:
     return any(word.upper() in PARSE for word in form.split()[2:])
 
 
-def violation(v: Violation, what: str = "", viewer: str | None = None) -> RenderableType:
+Source = str | tuple[str, int]
+"""A record as the user named it (``games.jsonl:3``), or a session and one of its games."""
+
+
+def legal_hint(source: Source | None, index: int, game: int | None = None) -> str:
+    """How to list the legal actions at ``index``, as a command to run as printed.
+
+    ``source`` is the record as the user named it (``games.jsonl:3``); standard
+    input cannot be read twice, so for ``-`` the hint says to save the record first.
+    """
+    if isinstance(source, tuple):
+        source, game = source
+    where = f" --at {index}" + (f" --game {game}" if game is not None else "")
+    if source is None:
+        return f"'adjudicator legal FILE{where}' lists them"
+    if source == "-" or source.startswith("-:"):
+        return f"save the record as FILE: 'adjudicator legal FILE{where}' lists them"
+    return f"'adjudicator legal {_shell_word(source)}{where}' lists them"
+
+
+def _shell_word(word: str) -> str:
+    """``word`` as one shell word, in double quotes when it needs quoting: the hint is
+    itself in single quotes."""
+    if shlex.quote(word) == word:
+        return word
+    return '"' + "".join("\\" + c if c in '"$`\\' else c for c in word) + '"'
+
+
+def violation(
+    v: Violation, what: str = "", viewer: str | None = None, source: Source | None = None
+) -> RenderableType:
     """An illegal action in red: rule, reason, and what was legal instead.
 
     Actions are shown as they are written in a record, deals in object form,
@@ -151,15 +182,16 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
     ``viewer`` (another player than the one who acted) the alternatives that
     would show the actor's hand are counted, not listed.
     """
-    if viewer is not None and v.player is not None and v.player != viewer:
+    owner = v.to_act or v.player  # whose hand the alternatives would show
+    if viewer is not None and owner is not None and owner != viewer:
         alternatives_all = legal.unique(v.alternatives)
         kept = [f for f in alternatives_all if not _shows_a_hand(f)]
         if len(kept) < len(alternatives_all):
             hidden = len(alternatives_all) - len(kept)
             out = Text()
-            out.append_text(violation(_with_alternatives(v, kept), what))  # type: ignore[arg-type]
+            out.append_text(violation(_with_alternatives(v, kept), what, source=source))  # type: ignore[arg-type]
             out.append(
-                f"\n  and {hidden} more with {v.player}'s cards (hidden from {viewer})",
+                f"\n  and {hidden} more with {owner}'s cards (hidden from {viewer})",
                 style="dim",
             )
             return out
@@ -180,12 +212,22 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
     if v.unplayable is not None:
         lines.append(f"\n  {v.unplayable}; the replay stops here", style="bold red")
     if v.index is not None:
-        listing = f"'adjudicator legal --at {v.index}' lists them"
+        listing = legal_hint(source, v.index, v.game)
         if v.with_unseen and not v.alternatives:
             lines.append(
                 f"\n  legal instead: only actions with a card nobody has seen "
                 f"({v.with_unseen}; {listing})"
             )
+        elif v.to_act is not None and v.player is not None:
+            lines.append(f"\n  legal instead: none, {v.player} had no legal {_act_word(v)} there")
+            lines.append_text(
+                alternatives(legal.unique(v.alternatives), what, f"next, {v.to_act} to act")
+            )
+            if v.with_unseen:
+                lines.append(
+                    f"\n  and {v.with_unseen} more with a card nobody has seen ({listing})",
+                    style="dim",
+                )
         else:
             lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
             if v.with_unseen:
@@ -194,6 +236,16 @@ def violation(v: Violation, what: str = "", viewer: str | None = None) -> Render
                     style="dim",
                 )
     return lines
+
+
+def _act_word(v: Violation) -> str:
+    """The act of the refused action (``sluff`` in ``Bo sluff 7C``), else ``action``."""
+    head = f"{v.player} "
+    if v.action and v.action.startswith(head):
+        rest = v.action[len(head) :].split()
+        if rest and rest[0].replace("_", "").isalpha():
+            return rest[0].lower().replace("_", " ")
+    return "action"
 
 
 def _with_alternatives(v: Violation, kept: list[legal.Form]) -> Violation:
@@ -252,7 +304,7 @@ def attempt(words: str, player: str, action: str) -> str:
     return f"{player} tries to " + " ".join(rest)
 
 
-def step(s: Step, viewer: str | None = None) -> RenderableType:
+def step(s: Step, viewer: str | None = None, source: Source | None = None) -> RenderableType:
     """One replay step: the action in words, then the table.
 
     A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
@@ -266,7 +318,7 @@ def step(s: Step, viewer: str | None = None) -> RenderableType:
         player = s.violation.player or ""
         title.append(attempt(s.words, player, s.action), style="bold red")
         what = s.table.deal.what if s.table.deal is not None else ""
-        return Group(title, violation(s.violation, what, viewer), table(s.table, viewer))
+        return Group(title, violation(s.violation, what, viewer, source), table(s.table, viewer))
     title.append(s.words, style="bold")
     title.append(f"   ({legal.show(listed_form(s.action))})", style="dim")
     parts: list[RenderableType] = [title]
@@ -351,12 +403,16 @@ def undetermined(v: Violation) -> Text:
     return out
 
 
-def verdict(file: str, report: AnyReport, viewer: str | None = None) -> RenderableType:
-    """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`."""
+def verdict(
+    file: str, report: AnyReport, viewer: str | None = None, source: Source | None = None
+) -> RenderableType:
+    """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
+    ``source`` the record as named on the command line (default ``file``), for hints."""
     if isinstance(report, SessionReport):
         return session_verdict(file, report)
+    source = file if source is None else source
     parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v, viewer=viewer) for v in report.violations)
+    parts.extend(violation(v, viewer=viewer, source=source) for v in report.violations)
     parts.extend(undetermined(v) for v in report.undetermined)
     return Group(*parts)
 
@@ -369,7 +425,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
     parts: list[RenderableType] = [head]
     for number, game in enumerate(report.games):
         parts.append(verdict_line(f"  game {number}", game))
-        parts.extend(violation(v) for v in game.violations)
+        parts.extend(violation(v, source=file) for v in game.violations)
         parts.extend(undetermined(v) for v in game.undetermined)
     for claim in report.claims:
         parts.append(violation(claim))
@@ -403,13 +459,15 @@ def replay_parts(
     at: int | None = None,
     to: int | None = None,
     viewer: str | None = None,
+    source: Source | None = None,
 ) -> list[RenderableType]:
     """What ``replay`` prints: the steps asked for, then the verdict on the whole record.
 
     ``report`` covers the whole record (``adjudicate(game, steps=True)``);
-    ``at`` shows one action, ``to`` the actions up to it.  Whatever part is
-    shown, the closing lines are the record's verdict, and when the part
-    ends before the record does, a line says so first.
+    ``source`` names the record in hints (default ``label``); ``at`` shows
+    one action, ``to`` the actions up to it.  Whatever part is shown, the
+    closing lines are the record's verdict, and when the part ends before the
+    record does, a line says so first.
     """
     parts: list[RenderableType] = []
     last = report.steps[-1].index if report.steps else None
@@ -417,17 +475,19 @@ def replay_parts(
     if at is not None:
         shown = [s for s in report.steps if s.index == at]
         if shown:
-            parts.append(step(shown[0], viewer))
+            parts.append(step(shown[0], viewer, source))
         else:
             parts.append(Text(f"Action {at} was never reached: action {first_bad} is illegal."))
-            parts.append(step(report.steps[-1], viewer) if report.steps else start(report, viewer))
+            parts.append(
+                step(report.steps[-1], viewer, source) if report.steps else start(report, viewer)
+            )
         end: int | None = at
     else:
         parts.append(start(report, viewer))
         for s in report.steps:
             if to is not None and s.index > to:
                 break
-            parts.extend(("", step(s, viewer)))
+            parts.extend(("", step(s, viewer, source)))
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:
@@ -435,7 +495,7 @@ def replay_parts(
         if first_bad is not None and first_bad > end:
             note += f"; the record is illegal at action {first_bad}"
         parts.append(Text(note + ". The verdict on the whole record:", style="dim"))
-    parts.append(verdict(label, report, viewer))
+    parts.append(verdict(label, report, viewer, source))
     return parts
 
 
@@ -525,17 +585,53 @@ def _plain(value: object) -> str:
     return json.dumps(value).strip('"')
 
 
-def option_grid(every: list[service.VariantInfo]) -> Table:
-    """Every option (rows) against every preset (columns): the values side by side."""
-    grid = Table(
-        title="Options by variant", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
-    )
-    grid.add_column("option", style="bold", no_wrap=True)
-    for each in every:
-        grid.add_column(each.name, overflow="fold")
-    for i, option in enumerate(every[0].options if every else []):
-        grid.add_row(option.name, *(_plain(each.options[i].value) for each in every))
-    return grid
+def option_grid(every: list[service.VariantInfo]) -> RenderableType:
+    """Every option (rows) against every preset (columns): the values side by side.
+
+    A value is never broken inside a word (``helmfr``/``id`` read as two values):
+    when the presets do not fit the width side by side, they are split into
+    several grids that do, each with the option names.
+    """
+    return _OptionGrids(every)
+
+
+class _OptionGrids:
+    """The option grid laid out for the width it is printed at (see :func:`option_grid`)."""
+
+    def __init__(self, every: list[service.VariantInfo]) -> None:
+        self.every = every
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        every = self.every
+        rows = every[0].options if every else []
+        values = [[_plain(option.value) for option in each.options] for each in every]
+        # each column: its widest cell, its padding and the separator before it; two edges
+        first = max([len("option"), *(len(option.name) for option in rows)]) + 2 + 1
+        widths = [
+            max([len(each.name), *map(len, column)]) + 2
+            for each, column in zip(every, values, strict=True)
+        ]
+        groups: list[list[int]] = [[]]
+        used = first
+        for i, width in enumerate(widths):
+            if groups[-1] and used + width > options.max_width:
+                groups.append([])
+                used = first
+            groups[-1].append(i)
+            used += width
+        for number, group in enumerate(groups):
+            title = "Options by variant" + (
+                f" ({number + 1} of {len(groups)})" if len(groups) > 1 else ""
+            )
+            grid = Table(
+                title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
+            )
+            grid.add_column("option", style="bold", no_wrap=True)
+            for i in group:
+                grid.add_column(every[i].name, no_wrap=True)
+            for r, option in enumerate(rows):
+                grid.add_row(option.name, *(values[i][r] for i in group))
+            yield grid
 
 
 def variant(about: service.VariantInfo, width: int) -> RenderableType:

@@ -264,7 +264,9 @@ def test_legal_instead_prints_deals_in_record_form() -> None:
 def test_legal_past_an_illegal_action_says_where_it_stopped() -> None:
     code, out, _ = run("legal", sample("illegal_phase2_beat.json"))
     assert code == 1
-    assert "action 1 is illegal" in out and "'legal --at 1'" in out
+    path = sample("illegal_phase2_beat.json")
+    assert "action 1 is illegal" in out
+    assert f"'adjudicator legal {path} --at 1' lists what was legal there" in out
 
 
 def test_legal_at_out_of_range_is_refused() -> None:

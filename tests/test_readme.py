@@ -35,13 +35,13 @@ def sessions(page: Path) -> list[tuple[str, str]]:
 
 
 WALKTHROUGH = sessions(README)
-FILES = re.findall(r"<!-- file: ([\w.]+) -->\n```json\n(.*?)```", README.read_text("utf-8"), re.S)
+FILES = re.findall(r"<!-- file: ([\w.-]+) -->\n```json\n(.*?)```", README.read_text("utf-8"), re.S)
 
 
 def test_the_walkthrough_has_its_steps() -> None:
     commands = [c.split()[1] for c, _ in WALKTHROUGH]
-    assert commands == ["check", "explain", "legal", "replay", "check"]
-    assert [name for name, _ in FILES] == ["dispute.json", "kitchen.json"]
+    assert commands == ["check", "explain", "legal", "replay", "check", "check", "legal"]
+    assert [name for name, _ in FILES] == ["dispute.json", "kitchen.json", "kitchen-unknown.json"]
 
 
 @pytest.mark.parametrize(("command", "expected"), WALKTHROUGH, ids=[c for c, _ in WALKTHROUGH])

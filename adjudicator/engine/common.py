@@ -10,7 +10,7 @@ when only a hidden card could say.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, sorted_hand
@@ -230,3 +230,11 @@ def unique_plays(hand: list[Card]) -> list[tuple[Card, ...]]:
 def card_list(cards: tuple[Card, ...]) -> str:
     """``7♥`` or ``7♥ 8♥``."""
     return cards_text(cards) if len(cards) != 1 else card_text(cards[0])
+
+
+def attempted(action: Action, due: Sequence[Card] | None) -> tuple[Card, ...] | None:
+    """The cards a pick picks up as the record names them: a refused pick is narrated
+    as it was attempted, not with the cards the rule would give (issue 24, point 2)."""
+    if action.cards and (due is None or sorted(action.cards) != sorted(due)):
+        return tuple(action.cards)
+    return tuple(due) if due is not None else None

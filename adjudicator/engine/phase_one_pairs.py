@@ -25,6 +25,7 @@ from adjudicator.cards import (
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
 from adjudicator.engine.common import (
+    attempted,
     can_dare,
     dare_problem,
     dared_card,
@@ -475,7 +476,7 @@ def describe(state: State, action: Action) -> ev.Act:
     if act == "exchange":
         return ev.Exchanged(p, cards, state.stock[0] if state.stock else None)
     if act == "pick":
-        return ev.Picked(p, tuple(state.trick[-1][1]) if state.trick else None, 1)
+        return ev.Picked(p, attempted(action, state.trick[-1][1] if state.trick else None), 1)
     if act not in ("play", "dare"):
         return ev.OtherAct(p, act, cards, 1)
     how, against = ("to", (state.trick[-1][1][0],)) if _replying(state) else ("lead", ())

@@ -24,7 +24,7 @@ from adjudicator.cards import (
     suit_name,
 )
 from adjudicator.engine import events as ev
-from adjudicator.engine.common import card_list, held, take_from_hand
+from adjudicator.engine.common import attempted, card_list, held, take_from_hand
 from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
@@ -624,7 +624,7 @@ def describe(state: State, action: Action) -> ev.Act:
     """The action where it is made (a lead, or what it beats); before applying it."""
     p = action.player
     if action.act == "pick":
-        return ev.Picked(p, tuple(pick_cards(state, p)) if state.trick else None, 2)
+        return ev.Picked(p, attempted(action, pick_cards(state, p) if state.trick else None), 2)
     if action.act == "play":
         cards = tuple(sorted(action.cards))
         if not state.trick:

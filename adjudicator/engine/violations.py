@@ -31,6 +31,7 @@ class Violation:
         "player",
         "rule",
         "table",
+        "to_act",
         "undetermined",
         "unplayable",
         "with_unseen",
@@ -71,6 +72,9 @@ class Violation:
         stopped there)."""
         self.unplayable: str | None = None
         """Why an action the table let stand could not be carried out (the replay stopped)."""
+        self.to_act: str | None = None
+        """Whose the ``alternatives`` are when they are not the actor's: the actor had no
+        legal action there (an illegal sluff) and another player is to act."""
 
     @classmethod
     def later(
@@ -101,6 +105,7 @@ class Violation:
         out.with_unseen = 0
         out.table = None
         out.unplayable = None
+        out.to_act = None
         return out
 
     def replace(self, **changes: Any) -> Violation:
