@@ -16,6 +16,24 @@ from adjudicator.cards import FULL_PACK, card_code, parse_card, rank
 from adjudicator.engine.state import State
 from adjudicator.record import FORMAT, load_record
 
+DISPUTE: dict[str, Any] = {
+    "format": "skitgubbe-record/1",
+    "variant": "helmfrid",
+    "players": ["Anna", "Bo", "Cai"],
+    "start": {
+        "phase": 2,
+        "trump": "S",
+        "leader": "Anna",
+        "hands": {
+            "Anna": ["6D", "KH", "4C"],
+            "Bo": ["7D", "8D", "9D", "2H"],
+            "Cai": ["8C", "9C", "3S", "QD"],
+        },
+    },
+    "actions": ["Anna play 6D", "Bo play 7D 8D 9D", "Cai play 8C 9C"],
+}
+"""README's dispute: Cai's 8♣ 9♣ on Bo's 7♦ 8♦ 9♦ (phase2.beat at action 2)."""
+
 NAMES = ["Anna", "Bo", "Cai"]
 """Three players, clockwise."""
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import DISPUTE
 
 from adjudicator.cli import main
 
@@ -123,22 +124,7 @@ def test_the_html_page_embeds_the_replay_and_loads_nothing(
 def test_the_html_page_of_one_players_view_holds_no_other_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = {
-        "format": "skitgubbe-record/1",
-        "variant": "helmfrid",
-        "players": ["Anna", "Bo", "Cai"],
-        "start": {
-            "phase": 2,
-            "trump": "S",
-            "leader": "Anna",
-            "hands": {
-                "Anna": ["6D", "KH", "4C"],
-                "Bo": ["7D", "8D", "9D", "2H"],
-                "Cai": ["8C", "9C", "3S", "QD"],
-            },
-        },
-        "actions": ["Anna play 6D", "Bo play 7D 8D 9D", "Cai play 8C 9C"],
-    }
+    record = DISPUTE
     source = tmp_path / "dispute.json"
     source.write_text(json.dumps(record), encoding="utf-8")
     target = tmp_path / "anna.html"

@@ -6,25 +6,9 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from conftest import DISPUTE
 
 from adjudicator.cli import main
-
-DISPUTE = {
-    "format": "skitgubbe-record/1",
-    "variant": "helmfrid",
-    "players": ["Anna", "Bo", "Cai"],
-    "start": {
-        "phase": 2,
-        "trump": "S",
-        "leader": "Anna",
-        "hands": {
-            "Anna": ["6D", "KH", "4C"],
-            "Bo": ["7D", "8D", "9D", "2H"],
-            "Cai": ["8C", "9C", "3S", "QD"],
-        },
-    },
-    "actions": ["Anna play 6D", "Bo play 7D 8D 9D", "Cai play 8C 9C"],
-}
 
 
 def _replay(tmp_path: Path, *args: str) -> str:

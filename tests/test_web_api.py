@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import DISPUTE
 from fastapi.testclient import TestClient
 
 from adjudicator.cli import main
@@ -17,22 +18,6 @@ from adjudicator.web.server import Guard
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*.json"))
-DISPUTE = {
-    "format": "skitgubbe-record/1",
-    "variant": "helmfrid",
-    "players": ["Anna", "Bo", "Cai"],
-    "start": {
-        "phase": 2,
-        "trump": "S",
-        "leader": "Anna",
-        "hands": {
-            "Anna": ["6D", "KH", "4C"],
-            "Bo": ["7D", "8D", "9D", "2H"],
-            "Cai": ["8C", "9C", "3S", "QD"],
-        },
-    },
-    "actions": ["Anna play 6D", "Bo play 7D 8D 9D", "Cai play 8C 9C"],
-}
 
 client = TestClient(app)
 
