@@ -35,10 +35,10 @@ from adjudicator.limits import (
     InputError,
     open_regular,
     printable,
-    read_limited,
     too_big,
 )
 from adjudicator.record import Game, RecordError, Session, build, loads, parse_document
+from adjudicator.record.build import read_text
 
 AnyReport = Report | SessionReport
 
@@ -148,25 +148,6 @@ def judge(document: Game | Session, go_on: str | None = None) -> AnyReport:
     if isinstance(document, Session):
         return adjudicate_session(document, go_on=go_on)
     return adjudicate(document, go_on=go_on)
-
-
-def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
-    """A record file's text; RecordError when it cannot be read, is no regular file,
-    is larger than ``max_size`` bytes or is not UTF-8.
-
-    Newlines are kept as they are (no universal-newline translation), so the
-    line and column of a JSON error are the same wherever the file is read.
-    """
-    try:
-        data = read_limited(path, max_size)
-    except InputError as exc:
-        raise RecordError("", str(exc)) from None
-    except OSError as exc:
-        raise RecordError("", f"cannot read {printable(path)}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError("", f"{printable(path)} is not UTF-8 text") from None
 
 
 # --- walking the arguments ----------------------------------------------------

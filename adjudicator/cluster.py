@@ -44,6 +44,7 @@ from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
 from adjudicator.limits import MAX_RECORD_SIZE
 from adjudicator.record import RecordError
+from adjudicator.record.build import read_text
 
 if TYPE_CHECKING:
     import dask.bag
@@ -200,14 +201,14 @@ def shippable(source: Source, max_size: int = MAX_RECORD_SIZE) -> Source | Check
     """``source`` with its text read, ready for any worker; or its verdict, if unreadable.
 
     A whole-file record is read here exactly as a local run reads it
-    (:func:`bulk.read_text`: bytes as they are, no newline translation, the same
+    (:func:`record.build.read_text`: bytes as they are, no newline translation, the same
     size limit), so a JSON error names the same line and column; when reading
     fails, the verdict is the one a local run gives.
     """
     if source.text is not None or source.error is not None:
         return source
     try:
-        text = bulk.read_text(source.file, max_size)
+        text = read_text(source.file, max_size)
     except RecordError as exc:
         return Checked(source.file, source.line, None, str(exc))
     return Source(source.file, source.line, text)

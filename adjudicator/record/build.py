@@ -558,7 +558,17 @@ def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD
         raise RecordError(
             "", f"a record is read from a path, JSON text or a dict, not {type(source).__name__}"
         )
-    path = str(source)
+    return loads(read_text(str(source), max_size))
+
+
+def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
+    """A record file's text; RecordError when it cannot be read, is no regular file,
+    is larger than ``max_size`` bytes or is not UTF-8.
+
+    Newlines are kept as they are (no universal-newline translation), so the line and
+    column of a JSON error are the same wherever the file is read (one process, a worker
+    of ``--jobs``, a Dask worker).
+    """
     name = printable(path[:100]) + ("..." if len(path) > 100 else "") if path else '""'
     if "\0" in path:
         raise RecordError("", f"cannot read {name}: a file name holds no NUL character")
@@ -569,10 +579,9 @@ def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD
     except OSError as exc:
         raise RecordError("", f"cannot read {name}: {exc.strerror or exc}") from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError("", f"{name} is not UTF-8 text") from None
-    return loads(text)
 
 
 def load_record(
