@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
+from test_properties import listed, play, seeds, tables, unlisted
 
 from adjudicator import engine
 from adjudicator.actions import Action
@@ -24,7 +25,6 @@ from adjudicator.record import Game, RecordError, load_record
 from adjudicator.record.notation import marked, split_mark
 from adjudicator.record.schema import Scoring
 from adjudicator.table import STANDS, TAKEN_BACK, Table, _takes_the_turn, cannot_play
-from tests.test_properties import listed, play, seeds, tables, unlisted
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCORING = Scoring(loser=-3, places=[2, 1], others=0)
