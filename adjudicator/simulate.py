@@ -20,7 +20,7 @@ from typing import Any
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN_TEXT, card_code, pack
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, pack
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.state import State
 from adjudicator.record import FORMAT, Game, trump_card_index
@@ -46,6 +46,28 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"skitgubbe/{seed}/{index}")
 
 
+def dealt_game(
+    variant: str,
+    options: RuleOptions,
+    names: tuple[str, ...],
+    dealer: int,
+    leader: int,
+    deck: list[Card],
+) -> Game:
+    """A game dealt from ``deck``, no action yet; where the rules say who leads (the
+    previous loser), ``leader`` is written as the record's ``first_leader``."""
+    return Game(
+        variant=variant,
+        options=options,
+        players=names,
+        actions=[],
+        dealer=dealer,
+        first_leader=leader,
+        first_leader_given=options.first_lead == "previous_loser",
+        deck=tuple(deck),
+    )
+
+
 def random_game(
     variant: str,
     players: int,
@@ -68,16 +90,7 @@ def random_game(
     dealer = rng.randrange(players)
     goat = options.first_lead == "previous_loser"
     first = rng.randrange(players) if goat else (dealer + 1) % players
-    game = Game(
-        variant=variant,
-        options=options,
-        players=names,
-        actions=[],
-        dealer=dealer,
-        first_leader=first,
-        first_leader_given=goat,
-        deck=tuple(deck),
-    )
+    game = dealt_game(variant, options, names, dealer, first, deck)
     # How often this game's players take a non-play act when a play is also
     # legal: varied per game so the corpus holds cautious and reckless tables.
     rate = rng.uniform(0.05, 0.4)

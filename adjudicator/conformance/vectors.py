@@ -28,7 +28,7 @@ from adjudicator.cards import UNKNOWN, card_code
 from adjudicator.engine.state import PHASE_ONE, State
 from adjudicator.record import Game
 from adjudicator.rules.presets import find_variant
-from adjudicator.simulate import NAMES, game_rng, hide, play_out, random_game
+from adjudicator.simulate import NAMES, dealt_game, game_rng, hide, play_out, random_game
 
 FORMAT = "skitgubbe-vectors/1"
 """The ``format`` of every vector line."""
@@ -289,16 +289,7 @@ def _next_game(
     leader = names.index(losers[0]) if goat else (dealer + 1) % players
     deck = list(first.deck or ())
     rng.shuffle(deck)
-    game = Game(
-        variant=variant,
-        options=options,
-        players=names,
-        actions=[],
-        dealer=dealer,
-        first_leader=leader,
-        first_leader_given=goat,
-        deck=tuple(deck),
-    )
+    game = dealt_game(variant, options, names, dealer, leader, deck)
     play_out(game, rng, rng.uniform(0.05, 0.4), sampler)
     part: dict[str, Any] = {"dealer": names[dealer]}
     if goat:
