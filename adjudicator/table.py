@@ -335,6 +335,22 @@ def replay(
     of a violation found late.  Raises :class:`RecordError` for a record that lacks
     what the table saw.
     """
+    telling = table.state.telling
+    table.state.telling = steps  # only steps read what each act caused
+    try:
+        return _replay(table, actions, steps, full, marks, go_on)
+    finally:
+        table.state.telling = telling
+
+
+def _replay(
+    table: Table,
+    actions: Sequence[Action],
+    steps: bool,
+    full: bool,
+    marks: Mapping[int, str],
+    go_on: str | None,
+) -> Replay:
     state = table.state
     names = state.names
     history = table._history
@@ -345,10 +361,27 @@ def replay(
     apply = engine.apply
     base = len(history)
     applied = 0
+    if not steps and not marks and go_on is None and state.stopped is None:
+        # The common case (a bulk check): legal actions applied one after another, nothing
+        # kept per action.  The first action that is not plainly legal, or that ends in a
+        # course nobody can follow, goes on to the full loop below.
+        for action in actions:
+            if check(state, action) is not None:
+                break
+            apply(state, action)
+            applied += 1
+            if state.late is not None or state.stopped is not None:
+                break
+        history.extend(actions[:applied])
+        if state.late is not None:
+            return _ended_late(out, table, full, None)
+        if state.stopped is not None:
+            out.undetermined.append(_stopped(state, base + applied - 1))
     # Where each applied action stands in the record, once actions taken back make the two
     # counts differ (a violation found late names its action by the count of applied ones).
     positions: list[int] | None = list(range(base)) if marks or go_on else None
-    for offset, action in enumerate(actions):
+    for offset in range(applied, len(actions)):
+        action = actions[offset]
         if state.stopped is not None:
             break
         index = base + offset
@@ -418,17 +451,22 @@ def replay(
             positions.append(index)
         applied += 1
         if state.late is not None:
-            out.violation = _late(table, full)
-            if positions is not None and out.violation.index is not None:
-                out.violation.index = positions[out.violation.index]
-            out.violations.append(out.violation)
-            out.applied = out.violation.index or 0
-            out.stopped = state.stopped is not None
-            return out
+            return _ended_late(out, table, full, positions)
         if state.stopped is not None:
             out.undetermined.append(_stopped(state, index))
     out.applied = applied
     out.stopped = out.stopped or state.stopped is not None
+    return out
+
+
+def _ended_late(out: Replay, table: Table, full: bool, positions: list[int] | None) -> Replay:
+    """The replay ends at a rule broken earlier and found only now (restriction #2)."""
+    out.violation = _late(table, full)
+    if positions is not None and out.violation.index is not None:
+        out.violation.index = positions[out.violation.index]
+    out.violations.append(out.violation)
+    out.applied = out.violation.index or 0
+    out.stopped = table.state.stopped is not None
     return out
 
 

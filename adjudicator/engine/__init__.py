@@ -191,7 +191,7 @@ def _passes(state: State, action: Action) -> bool:
 def _pass(state: State, announce: bool = True) -> None:
     """End the window (the winner takes the trick) or the optional deal (none was dealt)."""
     if state.deal is not None:
-        note(state, ev.NoLowCards())
+        note(state, ev.NoLowCards)
         state.deal = None
         intermission.begin_phase_two(state)
     else:
@@ -209,6 +209,7 @@ def _passed(state: State) -> tuple[State, Sequence[Event]]:
     if cached is not None and cached[0] == state.steps:
         return cached[1], cached[2]
     other = state.clone()
+    other.telling = True  # what passing causes is cached and may be read later
     other.events = ev.NOTHING
     other.ahead = None
     _pass(other)

@@ -7,18 +7,22 @@ made (a lead, a reply to a card, a tie broken).  They hold seats and cards,
 never words: :mod:`adjudicator.words` says them in table language, for the
 terminal, the HTML and the page alike.
 
-Each event is an immutable named tuple (cheap to make: the engine makes one
-at nearly every trick); two events are equal only when they are of one kind.
+Each event is an immutable named tuple; two events are equal only when they are
+of one kind.  The engine makes one at nearly every trick, so :func:`note` makes
+it only when someone reads it (a bulk check and a random game never do).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec
 
 from adjudicator.cards import Card
 
 if TYPE_CHECKING:
     from adjudicator.engine.state import State
+
+_P = ParamSpec("_P")
 
 
 # --- acts ---------------------------------------------------------------------------
@@ -291,8 +295,26 @@ NOTHING: tuple[Event, ...] = ()
 """What most acts cause by themselves: no list is made for them."""
 
 
-def note(state: State, event: Event) -> None:
-    """Keep a consequence of the act being applied; :func:`engine.apply` hands them back."""
+def note(state: State, kind: Callable[_P, Event], /, *args: _P.args, **kwargs: _P.kwargs) -> None:
+    """Keep a consequence of the act being applied; :func:`engine.apply` hands them back.
+
+    The event is made here, and only when someone will read it: a bulk check or a
+    random game sets ``state.telling`` off, and then nothing is made at all.
+    """
+    if not state.telling:
+        return
+    event = kind(*args, **kwargs)
+    events = state.events
+    if events is NOTHING:
+        state.events = [event]
+    else:
+        events.append(event)  # type: ignore[union-attr]
+
+
+def keep(state: State, event: Event) -> None:
+    """Keep an event already made (one a rule module returned) as :func:`note` does."""
+    if not state.telling:
+        return
     events = state.events
     if events is NOTHING:
         state.events = [event]

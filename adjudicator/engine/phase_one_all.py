@@ -37,7 +37,7 @@ from adjudicator.engine.common import (
     take_from_hand,
     turn_dare,
 )
-from adjudicator.engine.events import note
+from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 
@@ -58,7 +58,7 @@ def begin_trick(state: State, leader: int) -> None:
     state.risky = []
     reason = _no_trick(state, leader)
     if reason is not None:
-        note(state, reason)
+        keep(state, reason)
         intermission.end_phase_one(state)
         return
     seats = [(leader + i) % n for i in range(n)]
@@ -103,7 +103,7 @@ def _advance(state: State) -> None:
             state.turn = player
             return
         if state.options.phase_one_end != "skip_empty":
-            note(state, ev.PhaseOneEnds("no_play", (player,)))
+            note(state, ev.PhaseOneEnds, "no_play", (player,))
             intermission.end_phase_one(state)  # 'due to play but has no card'
             return
         if state.replay:
@@ -136,10 +136,10 @@ def _decide(state: State) -> None:
         return
     tied = tuple(sorted(ranks, reverse=True))
     if state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads):
-        note(state, ev.Tie(tuple(heads), tied, take_back=True))
+        note(state, ev.Tie, tuple(heads), tied, take_back=True)
         _share_ascending(state, heads)
         return
-    note(state, ev.Tie(tuple(heads), tied, take_back=False))
+    note(state, ev.Tie, tuple(heads), tied, take_back=False)
     state.replay = True
     state.tied = heads
     state.round = heads
@@ -170,7 +170,7 @@ def _settle(state: State, winner: int) -> None:
     if state.options.sluffing == "none":
         close(state)
     else:
-        note(state, ev.TrickWon(winner))
+        note(state, ev.TrickWon, winner)
         judge_final(state)
 
 
@@ -242,7 +242,7 @@ def _take(state: State, winner: int, announce: bool = True) -> None:
     state.taken_risky = state.risky
     state.risky = []
     if announce:
-        note(state, ev.TrickTaken(winner, count))
+        note(state, ev.TrickTaken, winner, count)
 
 
 def _share_ascending(state: State, heads: list[int]) -> None:
@@ -270,7 +270,7 @@ def _share_ascending(state: State, heads: list[int]) -> None:
         got[order[i % len(order)]].append(card)
     for player, dealt in got.items():
         state.piles[player].extend(dealt)
-    note(state, ev.RestDealt(tuple((p, tuple(c)) for p, c in got.items() if c)))
+    note(state, ev.RestDealt, tuple((p, tuple(c)) for p, c in got.items() if c))
     state.trick.clear()
     state.sluffs.clear()
     begin_trick(state, state.leader)
@@ -280,7 +280,7 @@ def _tie_out(state: State) -> None:
     """pagat.com, 'Koira': a tied player has no card to play again, so the trick is shared out."""
     cards = [c for _, played in state.trick for c in played]
     cards += [c for _, sluffed in state.sluffs for c in sluffed]
-    note(state, ev.TieOut())
+    note(state, ev.TieOut)
     state.deal = DealDue(
         kind="tie_out",
         cards=tuple(sorted(cards)),
@@ -307,17 +307,17 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     options = state.options
     if not options.compulsory_ties or not state.round_plays or state.decided is not None:
         return []
-    played = Counter(r for _, r in state.round_plays)
     if options.tie_rule == "highest":
-        makeable = [max(played)]
+        makeable = [max(r for _, r in state.round_plays)]
     elif options.tie_rule == "tied_beat_unique":
+        played = Counter(r for _, r in state.round_plays)
         # Only a tie standing on a *higher* rank frees the player: joining the heading tie
         # is compulsory too, as joining the highest rank is under 'highest'.
         tied = [r for r, times in played.items() if times >= 2]
         floor = max(tied) if tied else 0
         makeable = sorted((r for r in played if r >= floor), reverse=True)
     else:
-        makeable = sorted(played, reverse=True)
+        makeable = sorted({r for _, r in state.round_plays}, reverse=True)
     rank1 = state.rank1
     out: list[tuple[int, bool | None]] = []
     for r in makeable:
@@ -340,10 +340,14 @@ def _tie_problem(
     whether it held a tying rank is unknown only if a hidden card is left besides them.
     """
     ranks = tie_ranks(state, player)
+    if not ranks:
+        return None
     name = state.names[player]
-    have = Counter(state.hands[player])
-    used = sum(max(0, times - have[c]) for c, times in Counter(cards).items())
-    hidden_left = state.hidden[player] - used > 0
+    hidden_left = False
+    if state.hidden[player]:
+        have = Counter(state.hands[player])
+        used = sum(max(0, times - have[c]) for c, times in Counter(cards).items())
+        hidden_left = state.hidden[player] - used > 0
     for r, status in ranks:
         if r == played:
             return None

@@ -458,18 +458,14 @@ def apply(state: State, action: Action) -> None:
             return  # a pick mid-trick puts nobody out: the game cannot end here
         state.forced = False
         leader = state.next_with_cards(p)
-        note(state, ev.Leads(leader, "empty"))
+        note(state, ev.Leads, leader, "empty")
         lead_next(state, leader)
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
         if not trick:
             state.trick_target = state.holders_in_game()
             state.leader = p
-        if (
-            options.high_trump == "none"
-            and not options.trump_ends_trick
-            and not options.complete_suit
-        ):
+        if state.plain_kill:
             done, sure = bool(trick) and len(trick) + 1 >= state.trick_target, True
         else:
             high, certain = (None, True)
@@ -485,7 +481,7 @@ def apply(state: State, action: Action) -> None:
         went_out = not hand and not state.hidden[p]
         if went_out:
             state.out_order.append([p])
-            note(state, ev.Out(p, reserve=bool(state.reserve)))
+            note(state, ev.Out, p, reserve=bool(state.reserve))
         if not sure:
             state.stop(
                 f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
@@ -500,10 +496,10 @@ def apply(state: State, action: Action) -> None:
             state.last_winner = p
             _draw_reserve(state, p)
             leader = p if state.holds(p) else state.next_with_cards(p)
-            note(state, ev.TrickLeaves())
+            note(state, ev.TrickLeaves)
             lead_next(state, leader)
-            if state.holders_in_game() > 1:
-                note(state, ev.Leads(state.leader))
+            if state.telling and state.holders_in_game() > 1:
+                note(state, ev.Leads, state.leader)
         else:
             state.turn = next_in_trick(state, p)
             if not went_out:
@@ -542,7 +538,7 @@ def lead_next(state: State, leader: int) -> None:
             for step in range(1, n):
                 other = (leader - step) % n
                 if state.holds(other):
-                    note(state, ev.LeadsInstead(leader, other))
+                    note(state, ev.LeadsInstead, leader, other)
                     leader = other
                     break
     state.turn = leader
@@ -592,7 +588,7 @@ def over(state: State, losers: list[int]) -> None:
     state.loser = losers[0] if len(losers) == 1 else None
     state.turn = None
     if losers:
-        note(state, ev.GameOver(tuple(losers)))
+        note(state, ev.GameOver, tuple(losers))
 
 
 def start_phase_two(state: State, leader: int) -> None:
@@ -607,7 +603,7 @@ def start_phase_two(state: State, leader: int) -> None:
         end_if_over(state)
         return
     if rule == "lose" and empty:
-        note(state, ev.WithoutCards(tuple(empty)))
+        note(state, ev.WithoutCards, tuple(empty))
         over(state, empty)
         return
     if rule == "blamattis":
@@ -617,7 +613,7 @@ def start_phase_two(state: State, leader: int) -> None:
     lead_next(state, first)
     end_if_over(state)
     if state.phase == PHASE_TWO and state.stopped is None:
-        note(state, ev.Leads(state.leader, "phase_two"))
+        note(state, ev.Leads, state.leader, "phase_two")
 
 
 def describe(state: State, action: Action) -> ev.Act:

@@ -130,6 +130,7 @@ class State:
         "phase",
         "pile_hidden",
         "piles",
+        "plain_kill",
         "rank1",
         "replay",
         "reserve",
@@ -146,6 +147,7 @@ class State:
         "stopped",
         "stored",
         "taken_risky",
+        "telling",
         "tied",
         "trick",
         "trick_target",
@@ -158,6 +160,13 @@ class State:
     def __init__(self, options: RuleOptions, names: tuple[str, ...]) -> None:
         n = len(names)
         self.options = options
+        self.plain_kill = (
+            options.high_trump == "none"
+            and not options.trump_ends_trick
+            and not options.complete_suit
+        )
+        """Phase two's tricks end only by their count of plays (no high trump, no trump or
+        completed suit that ends one): decided at once when a play is made."""
         self.names = names
         self.acts = variant_acts(options)
         """The acts the variant has at all."""
@@ -247,7 +256,9 @@ class State:
         """The state one act ahead (the decided trick taken), cached for the step it is for."""
         self.events: list[Event] | tuple[Event, ...] = ()
         """What the act being applied caused (handed back, and replaced, by ``apply``)."""
-        """Consequences of the act being applied, in words, when a replay listens."""
+        self.telling = True
+        """Whether acts keep what they caused in ``events``: a bulk check or a random game,
+        which never read them, turns this off and no event is made."""
 
     @property
     def n(self) -> int:
