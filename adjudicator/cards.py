@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from adjudicator.invalid import RecordError, _shown
+
 Card = int
 """A card: ``suit * 13 + rank - 2``, see :func:`make_card`."""
 
@@ -61,34 +63,40 @@ def suit(card: Card) -> int:
 
 
 def parse_card(text: str) -> Card:
-    """Parse any accepted spelling (``10h``, ``TH``, ``T♥``); ValueError otherwise."""
+    """Parse any accepted spelling (``10h``, ``TH``, ``T♥``); :class:`RecordError` otherwise."""
     card = PARSE.get(text.strip().upper()) if isinstance(text, str) else None
     if card is None:
-        raise ValueError(f"{text!r} is not a card")
+        raise RecordError("", f"{_shown(text)} is not a card")
     return card
 
 
 def parse_suit(text: str) -> int:
-    """Parse a suit letter or symbol; ValueError otherwise."""
+    """Parse a suit letter or symbol; :class:`RecordError` otherwise."""
     found = PARSE_SUIT.get(text.strip().upper()) if isinstance(text, str) else None
     if found is None:
-        raise ValueError(f"{text!r} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
+        raise RecordError("", f"{_shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
     return found
 
 
 def card_code(card: Card) -> str:
     """Canonical written form: ``TH`` (``??`` for an unknown card)."""
-    if card < 0:
-        return UNKNOWN_TEXT
-    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+    try:
+        if card < 0:
+            return UNKNOWN_TEXT
+        return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+    except (IndexError, TypeError):
+        raise RecordError("", f"{_shown(card)} is no card's number (0-51, or -1)") from None
 
 
 def card_text(card: Card) -> str:
     """Table form: ``10♥`` (``??`` for an unknown card)."""
-    if card < 0:
-        return UNKNOWN_TEXT
-    r = card % 13 + 2
-    return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
+    try:
+        if card < 0:
+            return UNKNOWN_TEXT
+        r = card % 13 + 2
+        return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
+    except (IndexError, TypeError):
+        raise RecordError("", f"{_shown(card)} is no card's number (0-51, or -1)") from None
 
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}

@@ -24,6 +24,7 @@ from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
+from adjudicator.invalid import _shown
 from adjudicator.record import FORMAT, ActionObject, Game, RecordError, load_record
 from adjudicator.record.notation import read_object, read_text
 
@@ -118,16 +119,18 @@ class Table:
         as a record writes them.  Raises :class:`RecordError` for what a record may not say.
         """
         if (deck is None) == (start is None):
-            raise ValueError("give a deck or a start position")
+            raise RecordError("", "a new table needs a deck or a start position (one of them)")
         data: dict[str, Any] = {
             "format": FORMAT,
             "variant": variant,
-            "players": list(players),
+            "players": list(players) if isinstance(players, list | tuple) else players,
             "actions": [],
         }
         data.update(record)
-        if deck is not None:
-            data["deck"] = [c if isinstance(c, str) else _code(c) for c in deck]
+        if isinstance(deck, list | tuple):  # cards as codes or numbers; anything else as given
+            data["deck"] = [_code(c) if type(c) is int else c for c in deck]
+        elif deck is not None:
+            data["deck"] = deck
         else:
             data["start"] = start
         return cls.from_game(load_record(data))
@@ -198,30 +201,34 @@ class Table:
 
     def parse(self, text: str | dict[str, Any]) -> Action:
         """An action in record notation (``"Anna play 7H"``, or a deal's object form)."""
+        if not isinstance(text, str | dict):
+            raise RecordError(
+                "", f"an action is written as a string or an object, not {_shown(text)}"
+            )
         names = {name: i for i, name in enumerate(self.state.names)}
         try:
             if isinstance(text, dict):
                 return read_object(ActionObject.model_validate(text), names)
             return read_text(text, names)
         except RecordError as exc:
-            raise ValueError(f"{text!r}: {exc.message}") from None
-        except ValueError as exc:  # pydantic's ValidationError
-            raise ValueError(f"{text!r} is not an action") from exc
+            raise RecordError("", f"{_shown(text)}: {exc.message}") from None
+        except ValueError:  # pydantic's ValidationError
+            raise RecordError("", f"{_shown(text)} is not an action") from None
 
     def _action(self, action: Action | str | dict[str, Any]) -> Action:
         """``action`` as an :class:`Action` whose seats and cards are at this table."""
         if not isinstance(action, Action):
             if isinstance(action, str | dict):
                 return self.parse(action)
-            raise TypeError(f"an action is an Action or a string, not {type(action).__name__}")
+            raise RecordError("", f"an action is an Action or a string, not {_shown(action)}")
         n = self.state.n
         seats = [action.player, *(p for p, _ in action.to)]
         for seat in seats:
             if not isinstance(seat, int) or not 0 <= seat < n:
-                raise ValueError(f"seat {seat!r} is not at this table (0 to {n - 1})")
+                raise RecordError("", f"seat {_shown(seat)} is not at this table (0 to {n - 1})")
         for card in (*action.cards, *(c for _, cards in action.to for c in cards)):
             if not isinstance(card, int) or not (0 <= card < 52 or card == UNKNOWN):
-                raise ValueError(f"{card!r} is not a card (0 to 51)")
+                raise RecordError("", f"{_shown(card)} is not a card (0 to 51)")
         return action
 
     def check(self, action: Action | str | dict[str, Any]) -> Violation | None:

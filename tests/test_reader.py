@@ -473,3 +473,46 @@ def test_the_schema_models_are_all_walked() -> None:
     }
     assert models <= {m for m, _ in MODELS}, models - {m for m, _ in MODELS}
     assert typing.get_type_hints(Record)  # the models resolve
+
+
+# --- the library's public functions: RecordError for bad input, nothing else ---------
+
+
+def _public_calls(value: Any) -> list[tuple[str, Any]]:
+    """Each exported function given ``value`` where it takes input from a caller."""
+    from adjudicator import Table, card_code, card_text, find_variant, parse_card
+
+    table = Table.new("pagat", ["Anna", "Bo", "Cai"], deck=_PACK, dealer="Anna")
+    return [
+        ("parse_card", lambda: parse_card(value)),
+        ("find_variant", lambda: find_variant(value)),
+        ("card_code", lambda: card_code(value)),
+        ("card_text", lambda: card_text(value)),
+        ("load_record", lambda: load_record(value)),
+        ("adjudicate", lambda: adjudicate(value)),
+        ("Table.parse", lambda: table.parse(value)),
+        ("Table.check", lambda: table.check(value)),
+        ("Table.push", lambda: table.push(value)),
+        ("Table.new", lambda: Table.new(value, ["Anna", "Bo"], deck=_PACK, dealer="Anna")),
+        ("Table.new players", lambda: Table.new("pagat", value, deck=_PACK, dealer="Anna")),
+        ("Table.new deck", lambda: Table.new("pagat", ["Anna", "Bo"], deck=value, dealer="Anna")),
+    ]
+
+
+_PACK = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+
+
+HOSTILE = [*WRONG, "x\x00y", b"x", object(), 52, 10**40, -(10**5000)]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=[type(v).__name__ for v in HOSTILE])
+def test_every_public_function_raises_record_error_for_bad_input(value: Any) -> None:
+    """Issue 23: a caller catching RecordError catches every refusal; the message is one
+    line of at most a few hundred characters, whatever was given."""
+    for name, call in _public_calls(value):
+        try:
+            call()
+        except RecordError as exc:
+            text = str(exc)
+            assert "\n" not in text and len(text) < 400, (name, text)
+        # anything else escaping fails the test with its traceback: that is the point

@@ -9,23 +9,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from itertools import islice
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from adjudicator.invalid import RecordError, _shown
 
-class RecordError(ValueError):
-    """A record that cannot be read as the format: ``path: message``.
-
-    Raised inside a pydantic validator, its ``path`` is taken as relative to
-    the field (``[3]`` or ``.to.Anna[0]``), so the whole path names the place.
-    """
-
-    def __init__(self, path: str, message: str) -> None:
-        self.path = path
-        self.message = message
-        super().__init__(f"{path}: {message}" if path else message)
+__all__ = ["RecordError", "_shown"]  # defined in adjudicator.invalid, used from here too
 
 
 _TAGS = {"text", "object", "one", "two", "[key]"}
@@ -135,38 +125,6 @@ def _where(err: Mapping[str, Any]) -> str:
     where = _path(err["loc"])
     error = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
     return join(where, error.path) if isinstance(error, RecordError) else where
-
-
-def _shown(value: Any, depth: int = 0) -> str:
-    """A value from the record, for a message: its repr, cut short, on one line.
-
-    Built from a piece of the value only, so a megabyte string or a list of a
-    million cards costs no more than a short one; an integer too long to write
-    out (Python refuses more than 4,300 digits) is described, not written.
-    """
-    if isinstance(value, str):
-        text = repr(value[:60])
-    elif isinstance(value, bool) or value is None or isinstance(value, float):
-        text = repr(value)
-    elif isinstance(value, int):
-        if value.bit_length() > 200:
-            digits = int(value.bit_length() * 0.30103) + 1
-            return f"an integer of about {digits:,} digits"
-        text = repr(value)
-    elif isinstance(value, (list, tuple)):
-        if depth > 2:
-            return "[...]"
-        text = "[" + ", ".join(_shown(item, depth + 1) for item in value[:8])
-        text += ", ...]" if len(value) > 8 else "]"
-    elif isinstance(value, dict):
-        if depth > 2:
-            return "{...}"
-        pairs = islice(value.items(), 8)
-        text = "{" + ", ".join(f"{_shown(k, depth + 1)}: {_shown(v, depth + 1)}" for k, v in pairs)
-        text += ", ...}" if len(value) > 8 else "}"
-    else:
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _validate(model: type[BaseModel], data: Any) -> Any:

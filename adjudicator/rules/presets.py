@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.invalid import UnknownVariant, _shown
 from adjudicator.rules.options import RuleOptions
 
 PACK_LIMIT = 17
@@ -261,9 +262,10 @@ PRESETS: dict[str, Preset] = {
 
 
 def find_variant(name: str) -> Preset:
-    """The preset called ``name``; KeyError with the known names otherwise."""
+    """The preset called ``name``; :class:`UnknownVariant` (a RecordError and a KeyError)
+    with the known names otherwise."""
     try:
         return PRESETS[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a name that is no string nor hashable
         known = ", ".join(PRESETS)
-        raise KeyError(f"{name!r} is not a variant ({known})") from None
+        raise UnknownVariant("", f"{_shown(name)} is not a variant ({known})") from None
