@@ -365,7 +365,9 @@ def check(state: State, action: Action) -> Violation | None:
             return Violation.later(
                 "phase2.beat", _not_beaten, cards, top_play, state.trump, anti_trump_suit(state)
             )
-        if state.options.high_trump == "kill_only":
+        trump = state.trump
+        if state.options.high_trump == "kill_only" and any(c // 13 == trump for c in cards):
+            # (a play without a trump cannot hold the highest one: no need to look for it)
             high, certain = high_trump(state, cards)
             if high is not None and high in cards:
                 done, _ = completes(state, cards, high, certain)
@@ -469,7 +471,7 @@ def apply(state: State, action: Action) -> None:
             done, sure = bool(trick) and len(trick) + 1 >= state.trick_target, True
         else:
             high, certain = (None, True)
-            if options.high_trump != "none":
+            if options.high_trump == "only_killer":  # (only there does the highest trump kill)
                 high, certain = high_trump(state, cards)
             done, sure = completes(state, cards, high, certain)
         hand = state.hands[p]
@@ -523,8 +525,13 @@ def lead_next(state: State, leader: int) -> None:
     The Goat treatise, variations I: a player due to lead who holds only the
     highest trump passes the lead to the player on their right.
     """
-    if state.options.high_trump == "kill_only" and state.holders() > 1:
-        hand = state.hands[leader]
+    hand = state.hands[leader]
+    trump = state.trump
+    if (
+        state.options.high_trump == "kill_only"
+        and all(c // 13 == trump for c in hand)  # else it holds more than the highest trump
+        and state.holders() > 1
+    ):
         high, certain = high_trump(state)
         maybe = all(c == high for c in hand) and (bool(hand) or state.hidden[leader] > 0)
         if maybe and (state.hidden[leader] or not certain):
