@@ -54,3 +54,33 @@ class Action(NamedTuple):
         for receiver, cards in self.to:
             words.append(names[receiver] + RECEIVER_SEP + CARD_SEP.join(map(card_code, cards)))
         return " ".join(words)
+
+
+# --- made once: the actions generation lists over and over ---------------------------
+#
+# Generating legal actions makes one Action per candidate, thousands per game, and the
+# NamedTuple's ``__new__`` is a Python-level call.  Actions are immutable, so one object
+# serves every list: the common ones are made once here, the rest by ``tuple.__new__``.
+
+SEATS = 52
+"""The most players a table may have (``RuleOptions.max_players``)."""
+
+_new = tuple.__new__
+
+PICK: tuple[Action, ...] = tuple(_new(Action, (p, "pick", (), ())) for p in range(SEATS))
+"""``Action(p, "pick")`` for every seat ``p``."""
+DARE: tuple[Action, ...] = tuple(_new(Action, (p, "dare", (), ())) for p in range(SEATS))
+"""``Action(p, "dare")`` for every seat ``p``."""
+TAKE: tuple[Action, ...] = tuple(_new(Action, (p, "take", (), ())) for p in range(SEATS))
+"""``Action(p, "take")`` for every seat ``p``."""
+
+_SINGLES: list[tuple[Action, ...] | None] = [None] * SEATS
+
+
+def single_plays(player: int) -> tuple[Action, ...]:
+    """``Action(player, "play", (card,))`` for every card, indexed by card (made at first use)."""
+    plays = _SINGLES[player]
+    if plays is None:
+        plays = tuple(_new(Action, (player, "play", (c,), ())) for c in range(52))
+        _SINGLES[player] = plays
+    return plays

@@ -361,7 +361,11 @@ def legal_actions(state: State) -> list[Action]:
     that use known cards and pass every check are listed; :func:`unseen_actions`
     gives the rest.
     """
-    if state.phase == OVER or state.stopped is not None:
+    if state.stopped is not None:
+        return []
+    if state.phase == PHASE_TWO and state.deal is None:  # most actions: straight there
+        return phase_two.generate(state)
+    if state.phase == OVER:
         return []
     generated = _generate(state)
     if generated is not None:
