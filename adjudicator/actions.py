@@ -49,8 +49,10 @@ class Action(NamedTuple):
         The string form of the record format, which ``adjudicator.record.parse_action``
         reads back (deals included).
         """
+        if not self.cards and not self.to:
+            return f"{names[self.player]} {self.act}"
         words = [names[self.player], self.act]
-        words.extend(card_code(c) for c in self.cards)
+        words += map(card_code, self.cards)
         for receiver, cards in self.to:
             words.append(names[receiver] + RECEIVER_SEP + CARD_SEP.join(map(card_code, cards)))
         return " ".join(words)
