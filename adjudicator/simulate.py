@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from operator import attrgetter
 from typing import Any
 
 from adjudicator import engine
@@ -29,6 +30,8 @@ from adjudicator.rules.presets import find_variant
 
 _FIRST = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo", "Ida", "Jon")
 NAMES: tuple[str, ...] = _FIRST + tuple(f"P{i}" for i in range(len(_FIRST) + 1, 53))
+
+_ACT = attrgetter("act")
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions means the engine never ends it."""
@@ -143,7 +146,7 @@ def play_out(
             engine.close_window(state)  # nobody sluffs any more: the game ends
             continue
         if careful:
-            choices = [a for a in choices if not _risky(state, a)] or choices
+            choices = [a for a in choices if a.act != "sluff" or not _risky(state, a)] or choices
         action = choose(choices, rng, rate)
         if observe is not None:
             observe(state, choices, action)
@@ -178,17 +181,23 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
     if not choices:
         raise ValueError("no legal action to choose from: the engine reports a stuck game")
     # The same draws from ``rng`` as grouping the choices by act would make (seeded
-    # games stay the same), without building the groups: most choices are all plays,
-    # or plays and one pick.
-    plays = [a for a in choices if a.act == "play"]
-    if len(plays) == len(choices):
-        return rng.choice(plays)
+    # games stay the same), counted in C: the plays usually come first (the phases
+    # generate them so), then a pick or a dare.
+    acts = list(map(_ACT, choices))
+    count = acts.count("play")
+    if count == len(choices):
+        return rng.choice(choices)
+    if count and acts[count - 1] == "play" and acts[:count].count("play") == count:
+        plays, rest, acts = choices[:count], choices[count:], acts[count:]
+    else:
+        plays = [a for a in choices if a.act == "play"]
+        rest = [a for a in choices if a.act != "play"]
+        acts = [act for act in acts if act != "play"]
     if plays and rng.random() >= rate:
         return rng.choice(plays)
-    rest = [a for a in choices if a.act != "play"]
-    acts = sorted({a.act for a in rest})
-    act = rng.choice(acts)
-    if len(acts) == 1:
+    kinds = sorted(set(acts))
+    act = rng.choice(kinds)
+    if len(kinds) == 1:
         return rng.choice(rest)
     return rng.choice([a for a in rest if a.act == act])
 

@@ -363,9 +363,15 @@ def legal_actions(state: State) -> list[Action]:
     """
     if state.stopped is not None:
         return []
-    if state.phase == PHASE_TWO and state.deal is None:  # most actions: straight there
-        return phase_two.generate(state)
-    if state.phase == OVER:
+    phase = state.phase
+    if state.deal is None:  # most actions: straight to the phase's rules
+        if phase == PHASE_TWO:
+            return phase_two.generate(state)
+        if phase == PHASE_ONE and state.decided is None:  # no window to look past
+            module = phase_one_all if state.options.phase_one == "all" else phase_one_pairs
+            generated = module.generate(state)
+            return generated if generated is not None else legal_by_check(state)
+    if phase == OVER:
         return []
     generated = _generate(state)
     if generated is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from adjudicator.actions import Action
+from adjudicator.actions import DARE, TAKE, Action, single_plays
 from adjudicator.cards import UNKNOWN, Card, a_rank, cards_text, rank_word, suit
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
@@ -40,6 +40,8 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
+
+_new = tuple.__new__
 
 # --- the course of a trick ------------------------------------------------------
 
@@ -415,49 +417,60 @@ def candidates(state: State) -> list[Action]:
 def generate(state: State) -> list[Action] | None:
     """The legal actions, generated directly; None where hidden cards in a hand need
     :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
-    the list (a dare must then name the card it turned)."""
+    the list (a dare must then name the card it turned).  The order is
+    :func:`candidates`' (plays by rank, each rank where its lowest card comes, then the
+    dare, then the sluffs player by player), which seeded simulations rely on."""
     stock = state.stock
-    if state.hidden_anywhere():
+    if any(state.hidden):
         return None
     options = state.options
     out: list[Action] = []
     player = state.turn
     if player is not None:
         if state.decided is not None and options.sluffing == "unlimited":
-            out.append(Action(player, "take"))
+            out.append(TAKE[player])
         else:
-            ranks = tie_ranks(state, player)
-            must = ranks[0][0] if ranks else None
+            must = None
+            if options.compulsory_ties and state.round_plays:  # else tie_ranks is empty
+                ranks = tie_ranks(state, player)
+                must = ranks[0][0] if ranks else None
             rank1 = state.rank1
             by_rank: dict[int, list[Card]] = {}
             for card in sorted(state.hands[player]):
                 r = rank1[card]
                 if must is None or r == must:
                     by_rank.setdefault(r, []).append(card)
-            most = options.hand_size if options.multi_card_plays else 1
-            decks = options.decks
-            for cards in by_rank.values():
-                if most == 1:  # each distinct card (sorted: copies lie side by side)
-                    out += [Action(player, "play", (c,)) for c in dict.fromkeys(cards)]
-                    continue
-                for size in range(1, min(most, len(cards)) + 1):
-                    for combo in sorted(set(combinations(cards, size))):
-                        if decks > 1 or len(set(combo)) == size:
-                            out.append(Action(player, "play", combo))
+            if not options.multi_card_plays:
+                singles = single_plays(player)
+                for cards in by_rank.values():  # each distinct card (copies lie side by side)
+                    out += [singles[c] for c in dict.fromkeys(cards)]
+            else:
+                most = options.hand_size
+                decks = options.decks
+                for cards in by_rank.values():
+                    for size in range(1, min(most, len(cards)) + 1):
+                        for combo in sorted(set(combinations(cards, size))):
+                            if decks > 1 or len(set(combo)) == size:
+                                out.append(_new(Action, (player, "play", combo, ())))
             if must is None and can_dare(state) and stock[-1] != UNKNOWN:
-                out.append(Action(player, "dare"))  # an unknown top: the dare must name it
-    if options.sluffing != "none" and state.trick:
+                out.append(DARE[player])  # an unknown top: the dare must name it
+    mode = options.sluffing
+    if mode != "none" and state.trick and (mode != "once" or state.decided is not None):
+        # ('once' sluffs only into a decided trick: see sluffable)
         ranks_in = None
-        if options.sluffing in ("once", "unlimited"):
+        if mode in ("once", "unlimited"):
             rank1 = state.rank1
             ranks_in = {rank1[c] for _, cards in state.trick for c in cards}
             ranks_in |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        for sluffer in range(state.n):
-            if not state.hands[sluffer]:
+        for sluffer, hand in enumerate(state.hands):
+            if not hand:
                 continue  # nothing to sluff
             cards = sluffable(state, sluffer, ranks_in)
+            if len(cards) == 1:
+                out.append(_new(Action, (sluffer, "sluff", (cards[0],), ())))
+                continue
             for size in range(1, len(cards) + 1):
-                out.extend(Action(sluffer, "sluff", c) for c in combinations(cards, size))
+                out += [_new(Action, (sluffer, "sluff", c, ())) for c in combinations(cards, size)]
     return out
 
 

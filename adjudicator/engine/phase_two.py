@@ -10,6 +10,7 @@ led; its cards leave the game.  What a pick takes is ``pick_from`` x
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import pairwise
 
 from adjudicator.actions import PICK, Action, single_plays
@@ -297,7 +298,11 @@ def generate(state: State) -> list[Action]:
         # that beat.  With the trump suit unknown only the top play's suit is sure to.
         above = trick[-1][1][-1]
         on = above // 13  # the suit of the top play
-        if trump is not None and on != trump and on != anti_trump_suit(state):
+        if (
+            trump is not None
+            and on != trump
+            and (options.anti_trump == "none" or on != anti_trump_suit(state))
+        ):
             cards = sorted({c for c in hand if (c > above and c // 13 == on) or c // 13 == trump})
         else:
             cards = sorted({c for c in hand if c > above and c // 13 == on})
@@ -311,20 +316,23 @@ def generate(state: State) -> list[Action]:
         if options.sequences == "from_two":
             runs = [c for c in runs if c[0] % 13 == 0]
         out += [_new(Action, (p, "play", run, ())) for run in runs]
-    if (
-        options.high_trump == "kill_only"
-        and out
-        and trump is not None
-        and any(c // 13 == trump for c in hand)
-    ):  # The Goat treatise, variations IV: the highest trump may only complete a trick.
+    if options.high_trump == "kill_only" and trump is not None and _holds_suit(cards, trump):
+        # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        # Only a play of the highest trump among the cards listed can hold it.
         high, certain = high_trump(state)
-        if high is not None:
+        if high is not None and high in cards:
             out = [
                 a for a in out if high not in a.cards or completes(state, a.cards, high, certain)[0]
             ]
     if trick:
         out.append(PICK[p])
     return out
+
+
+def _holds_suit(cards: list[Card], s: int) -> bool:
+    """Whether ``cards`` (sorted) hold a card of suit ``s``."""
+    at = bisect_left(cards, s * 13)
+    return at < len(cards) and cards[at] < s * 13 + 13
 
 
 def check(state: State, action: Action) -> Violation | None:
