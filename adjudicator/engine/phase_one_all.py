@@ -21,6 +21,7 @@ takes it with the act ``take``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 
 from adjudicator.actions import DARE, TAKE, Action, single_plays
@@ -299,6 +300,21 @@ def _tie_out(state: State) -> None:
 # --- what may be done ---------------------------------------------------------------
 
 
+def _makeable(state: State) -> list[int]:
+    """The ranks a tie can be made on in the round under way (it has plays), highest first."""
+    rule = state.options.tie_rule
+    if rule == "highest":
+        return [max(r for _, r in state.round_plays)]
+    played = Counter(r for _, r in state.round_plays)
+    if rule == "tied_beat_unique":
+        # Only a tie standing on a *higher* rank frees the player: joining the heading tie
+        # is compulsory too, as joining the highest rank is under 'highest'.
+        tied = [r for r, times in played.items() if times >= 2]
+        floor = max(tied) if tied else 0
+        return sorted((r for r in played if r >= floor), reverse=True)
+    return sorted(played, reverse=True)
+
+
 def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     """The ranks ``player`` would have to play to make a tie, highest first, each with
     whether the hand holds it (True, False, or None when only a hidden card could say).
@@ -309,17 +325,7 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     options = state.options
     if not options.compulsory_ties or not state.round_plays or state.decided is not None:
         return []
-    played = Counter(r for _, r in state.round_plays)
-    if options.tie_rule == "highest":
-        makeable = [max(played)]
-    elif options.tie_rule == "tied_beat_unique":
-        # Only a tie standing on a *higher* rank frees the player: joining the heading tie
-        # is compulsory too, as joining the highest rank is under 'highest'.
-        tied = [r for r, times in played.items() if times >= 2]
-        floor = max(tied) if tied else 0
-        makeable = sorted((r for r in played if r >= floor), reverse=True)
-    else:
-        makeable = sorted(played, reverse=True)
+    makeable = _makeable(state)
     rank1 = state.rank1
     out: list[tuple[int, bool | None]] = []
     for r in makeable:
@@ -430,11 +436,11 @@ def generate(state: State) -> list[Action] | None:
         if state.decided is not None and options.sluffing == "unlimited":
             out.append(TAKE[player])
         else:
-            must = None
-            if options.compulsory_ties and state.round_plays:  # else tie_ranks is empty
-                ranks = tie_ranks(state, player)
-                must = ranks[0][0] if ranks else None
             rank1 = state.rank1
+            must = None  # the rank a compulsory tie calls for (tie_ranks, no hidden card)
+            if options.compulsory_ties and state.round_plays and state.decided is None:
+                held = {rank1[c] for c in state.hands[player]}
+                must = next((r for r in _makeable(state) if r in held), None)
             by_rank: dict[int, list[Card]] = {}
             for card in sorted(state.hands[player]):
                 r = rank1[card]
@@ -454,18 +460,8 @@ def generate(state: State) -> list[Action] | None:
                                 out.append(_new(Action, (player, "play", combo, ())))
             if must is None and can_dare(state) and stock[-1] != UNKNOWN:
                 out.append(DARE[player])  # an unknown top: the dare must name it
-    mode = options.sluffing
-    if mode != "none" and state.trick and (mode != "once" or state.decided is not None):
-        # ('once' sluffs only into a decided trick: see sluffable)
-        ranks_in = None
-        if mode in ("once", "unlimited"):
-            rank1 = state.rank1
-            ranks_in = {rank1[c] for _, cards in state.trick for c in cards}
-            ranks_in |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        for sluffer, hand in enumerate(state.hands):
-            if not hand:
-                continue  # nothing to sluff
-            cards = sluffable(state, sluffer, ranks_in)
+    if options.sluffing != "none" and state.trick:
+        for sluffer, cards in sluffable(state):
             if len(cards) == 1:
                 out.append(_new(Action, (sluffer, "sluff", (cards[0],), ())))
                 continue
@@ -474,40 +470,56 @@ def generate(state: State) -> list[Action] | None:
     return out
 
 
-def sluffable(state: State, player: int, ranks_in: set[int] | None = None) -> list[Card]:
-    """The distinct cards ``player`` may sluff now, each allowed on its own (the rules of a
-    sluff are card by card, so any set of them may go together).
+def sluffable(state: State) -> list[tuple[int, list[Card]]]:
+    """Each player who may sluff now, with the distinct cards they may sluff, each allowed on
+    its own (the rules of a sluff are card by card, so any set of them may go together).
 
-    ``ranks_in``: the ranks in the trick and its sluffs, when the caller has them."""
-    mode = state.options.sluffing
+    What :func:`_check_sluff` allows, worked out once for the whole table."""
+    options = state.options
+    mode = options.sluffing
     rank1 = state.rank1
-    if _final_winner(state, player):
-        return []
+    decided = state.decided
+    # Restriction #2: the winner of what is sure to be the last trick sluffs nothing.
+    final = decided if decided is not None and _final_winner(state, decided) else None
+    found: list[tuple[int, list[Card]]] = []
     if mode == "once" or mode == "unlimited":
-        if mode == "once" and (state.decided is None or state.sluffed[player]):
-            return []
-        if ranks_in is None:
-            allowed = {rank1[c] for _, cards in state.trick for c in cards}
-            allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        else:
-            allowed = set(ranks_in)
-        if (
-            state.options.sluff_top_first
-            and state.decided is None
-            and state.round_plays
-            and player in state.round[state.round_at :]
-        ):
-            allowed.discard(max(r for _, r in state.round_plays))
+        if mode == "once" and decided is None:
+            return found  # 'once' sluffs only into a decided trick
+        allowed = {rank1[c] for _, cards in state.trick for c in cards}
+        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        waiting: Sequence[int] = ()  # who has yet to play to the round: not its top rank
+        below_top = allowed
+        if options.sluff_top_first and decided is None and state.round_plays:
+            waiting = state.round[state.round_at :]
+            below_top = allowed - {max(r for _, r in state.round_plays)}
+        once = mode == "once"
+        for player, hand in enumerate(state.hands):
+            if not hand or player == final or (once and state.sluffed[player]):
+                continue
+            ranks = below_top if player in waiting else allowed
+            cards = sorted({c for c in hand if rank1[c] in ranks})
+            if cards:
+                found.append((player, cards))
     elif mode == "own_rank":
-        own = state.own_rank[player]
-        if own is None:
-            return []
-        allowed = {own}
-    else:  # atlanta
-        if state.sluffed[player] or all(p != player for p, _ in state.trick):
-            return []
-        allowed = losing_ranks(state)
-    return sorted({c for c in state.hands[player] if rank1[c] in allowed})
+        for player, hand in enumerate(state.hands):
+            own = state.own_rank[player]
+            if not hand or player == final or own is None:
+                continue
+            cards = sorted({c for c in hand if rank1[c] == own})
+            if cards:
+                found.append((player, cards))
+    else:  # atlanta: only those who played to the trick, once, their losing ranks
+        played = {p for p, _ in state.trick}
+        losing: set[int] | None = None
+        for player, hand in enumerate(state.hands):
+            if not hand or player == final or state.sluffed[player] or player not in played:
+                continue
+            if losing is None:
+                losing = losing_ranks(state)
+            cards = sorted({c for c in hand if rank1[c] in losing})
+            if cards:
+                found.append((player, cards))
+    return found
 
 
 def check(state: State, action: Action) -> Violation | None:
