@@ -122,17 +122,19 @@ def _runs(cards: list[Card], min_run: int) -> list[tuple[Card, ...]]:
     """Every run of at least ``min_run`` cards among ``cards`` (sorted, distinct)."""
     plays: list[tuple[Card, ...]] = []
     start = 0
-    count = len(cards)
-    for i in range(1, count + 1):
-        if i < count and cards[i] == cards[i - 1] + 1 and cards[i] % 13:
+    prev = -2
+    for i, c in enumerate([*cards, -2]):  # -2 follows no card: it ends the last run
+        if c == prev + 1 and c % 13:
+            prev = c
             continue  # the next card of the same suit: the run goes on
         if i - start >= min_run:
             segment = tuple(cards[start:i])
-            size = len(segment)
+            size = i - start
             for a in range(size - min_run + 1):
                 for b in range(a + min_run, size + 1):
                     plays.append(segment[a:b])
         start = i
+        prev = c
     return plays
 
 
