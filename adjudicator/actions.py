@@ -15,6 +15,9 @@ RECEIVER_SEP = ":"
 CARD_SEP = ","
 """Between the cards a receiver got in the string form of a deal."""
 
+_CODES: tuple[str, ...] = tuple(card_code(c) for c in range(52))
+"""Each known card's written form, made once."""
+
 ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
 """Acts a player may take out of turn, whenever the rules allow them."""
 
@@ -49,8 +52,12 @@ class Action(NamedTuple):
         The string form of the record format, which ``adjudicator.record.parse_action``
         reads back (deals included).
         """
-        if not self.cards and not self.to:
-            return f"{names[self.player]} {self.act}"
+        if not self.to:  # the common forms at once: every simulated action is written
+            cards = self.cards
+            if not cards:
+                return f"{names[self.player]} {self.act}"
+            if len(cards) == 1 and cards[0] >= 0:
+                return f"{names[self.player]} {self.act} {_CODES[cards[0]]}"
         words = [names[self.player], self.act]
         words += map(card_code, self.cards)
         for receiver, cards in self.to:
