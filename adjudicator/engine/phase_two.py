@@ -312,7 +312,7 @@ def generate(state: State) -> list[Action]:
         cards = sorted(set(hand))
     singles = single_plays(p)
     out = [singles[c] for c in cards]
-    min_run = options.min_run
+    min_run = options.min_run if options.sequences != "off" else 0
     if min_run and len(cards) >= min_run:
         runs = _runs(cards, min_run)
         if options.sequences == "from_two":
