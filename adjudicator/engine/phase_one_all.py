@@ -450,14 +450,24 @@ def generate(state: State) -> list[Action] | None:
                 singles = single_plays(player)
                 for cards in by_rank.values():  # each distinct card (copies lie side by side)
                     out += [singles[c] for c in dict.fromkeys(cards)]
+            elif options.decks == 1:  # distinct cards: each combination once, in order
+                most = options.hand_size
+                singles = single_plays(player)
+                for cards in by_rank.values():
+                    out += [singles[c] for c in cards]
+                    for size in range(2, min(most, len(cards)) + 1):
+                        out += [
+                            _new(Action, (player, "play", combo, ()))
+                            for combo in combinations(cards, size)
+                        ]
             else:
                 most = options.hand_size
-                decks = options.decks
                 for cards in by_rank.values():
                     for size in range(1, min(most, len(cards)) + 1):
-                        for combo in sorted(set(combinations(cards, size))):
-                            if decks > 1 or len(set(combo)) == size:
-                                out.append(_new(Action, (player, "play", combo, ())))
+                        out += [
+                            _new(Action, (player, "play", combo, ()))
+                            for combo in sorted(set(combinations(cards, size)))
+                        ]
             if must is None and can_dare(state) and stock[-1] != UNKNOWN:
                 out.append(DARE[player])  # an unknown top: the dare must name it
     if options.sluffing != "none" and state.trick:
