@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from operator import attrgetter
+from operator import attrgetter, countOf
 from typing import Any
 
 from adjudicator import engine
@@ -181,18 +181,17 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
     if not choices:
         raise ValueError("no legal action to choose from: the engine reports a stuck game")
     # The same draws from ``rng`` as grouping the choices by act would make (seeded
-    # games stay the same), counted in C: the plays usually come first (the phases
-    # generate them so), then a pick or a dare.
-    acts = list(map(_ACT, choices))
-    count = acts.count("play")
+    # games stay the same), counted in C: the phases list the plays first, and most
+    # often nothing or one pick or dare after them.
+    count = countOf(map(_ACT, choices), "play")
     if count == len(choices):
         return rng.choice(choices)
-    if count and acts[count - 1] == "play" and acts[:count].count("play") == count:
-        plays, rest, acts = choices[:count], choices[count:], acts[count:]
+    if count == len(choices) - 1 and choices[-1].act != "play":
+        plays, rest, acts = choices[:-1], choices[-1:], [choices[-1].act]
     else:
         plays = [a for a in choices if a.act == "play"]
         rest = [a for a in choices if a.act != "play"]
-        acts = [act for act in acts if act != "play"]
+        acts = [a.act for a in rest]
     if plays and rng.random() >= rate:
         return rng.choice(plays)
     kinds = sorted(set(acts))

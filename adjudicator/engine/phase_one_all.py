@@ -526,6 +526,8 @@ def sluffable(state: State) -> list[tuple[int, list[Card]]]:
                 continue
             if losing is None:
                 losing = losing_ranks(state)
+                if not losing:
+                    break  # no play loses yet: nobody sluffs
             cards = sorted({c for c in hand if rank1[c] in losing})
             if cards:
                 found.append((player, cards))
