@@ -15,6 +15,9 @@ RECEIVER_SEP = ":"
 CARD_SEP = ","
 """Between the cards a receiver got in the string form of a deal."""
 
+_CODES: tuple[str, ...] = tuple(card_code(c) for c in range(52))
+"""Each known card's written form, made once."""
+
 ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
 """Acts a player may take out of turn, whenever the rules allow them."""
 
@@ -49,8 +52,44 @@ class Action(NamedTuple):
         The string form of the record format, which ``adjudicator.record.parse_action``
         reads back (deals included).
         """
+        if not self.to:  # the common forms at once: every simulated action is written
+            cards = self.cards
+            if not cards:
+                return f"{names[self.player]} {self.act}"
+            if len(cards) == 1 and cards[0] >= 0:
+                return f"{names[self.player]} {self.act} {_CODES[cards[0]]}"
         words = [names[self.player], self.act]
-        words.extend(card_code(c) for c in self.cards)
+        words += map(card_code, self.cards)
         for receiver, cards in self.to:
             words.append(names[receiver] + RECEIVER_SEP + CARD_SEP.join(map(card_code, cards)))
         return " ".join(words)
+
+
+# --- made once: the actions generation lists over and over ---------------------------
+#
+# Generating legal actions makes one Action per candidate, thousands per game, and the
+# NamedTuple's ``__new__`` is a Python-level call.  Actions are immutable, so one object
+# serves every list: the common ones are made once here, the rest by ``tuple.__new__``.
+
+SEATS = 52
+"""The most players a table may have (``RuleOptions.max_players``)."""
+
+_new = tuple.__new__
+
+PICK: tuple[Action, ...] = tuple(_new(Action, (p, "pick", (), ())) for p in range(SEATS))
+"""``Action(p, "pick")`` for every seat ``p``."""
+DARE: tuple[Action, ...] = tuple(_new(Action, (p, "dare", (), ())) for p in range(SEATS))
+"""``Action(p, "dare")`` for every seat ``p``."""
+TAKE: tuple[Action, ...] = tuple(_new(Action, (p, "take", (), ())) for p in range(SEATS))
+"""``Action(p, "take")`` for every seat ``p``."""
+
+_SINGLES: list[tuple[Action, ...] | None] = [None] * SEATS
+
+
+def single_plays(player: int) -> tuple[Action, ...]:
+    """``Action(player, "play", (card,))`` for every card, indexed by card (made at first use)."""
+    plays = _SINGLES[player]
+    if plays is None:
+        plays = tuple(_new(Action, (player, "play", (c,), ())) for c in range(52))
+        _SINGLES[player] = plays
+    return plays

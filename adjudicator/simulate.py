@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from operator import attrgetter, countOf
 from typing import Any
 
 from adjudicator import engine
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, pack
 from adjudicator.engine import phase_one_all
-from adjudicator.engine.state import State
+from adjudicator.engine.state import OVER, State
 from adjudicator.record import FORMAT, Game, trump_card_index
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import find_variant
 
 _FIRST = ("Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hugo", "Ida", "Jon")
 NAMES: tuple[str, ...] = _FIRST + tuple(f"P{i}" for i in range(len(_FIRST) + 1, 53))
+
+_ACT = attrgetter("act")
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions means the engine never ends it."""
@@ -105,7 +108,9 @@ def random_game(
     if goat:
         record["first_leader"] = names[first]
     record["deck"] = " ".join(card_code(c) for c in deck)
-    record["actions"] = [a.record_form(names) for a in game.actions]
+    record["actions"] = [
+        a.text(names) if a.act != "deal" else a.record_form(names) for a in game.actions
+    ]
     if len(state.losers) == 1:
         record["result"] = {"loser": names[state.losers[0]]}
     elif state.losers:
@@ -127,24 +132,26 @@ def play_out(
     """
     careful = False
     state = engine.new_state(game)
-    for action in game.actions:
-        engine.apply(state, action)
-    while not state.finished:
-        if len(game.actions) >= limit:
+    actions = game.actions
+    legal_actions, apply = engine.legal_actions, engine.apply  # looked up once: the loop is hot
+    for action in actions:
+        apply(state, action)
+    while state.phase != OVER:
+        if len(actions) >= limit:
             if limit == MAX_ACTIONS:
                 raise RuntimeError(f"{game.variant}: no end after {limit} actions")
             break
-        choices = engine.legal_actions(state)
+        choices = legal_actions(state)
         if not choices and engine.ends_when_window_closes(state):
             engine.close_window(state)  # nobody sluffs any more: the game ends
             continue
         if careful:
-            choices = [a for a in choices if not _risky(state, a)] or choices
+            choices = [a for a in choices if a.act != "sluff" or not _risky(state, a)] or choices
         action = choose(choices, rng, rate)
         if observe is not None:
             observe(state, choices, action)
-        game.actions.append(action)
-        engine.apply(state, action)
+        actions.append(action)
+        apply(state, action)
         if state.late is not None:
             assert state.late.index is not None
             del game.actions[state.late.index :]
@@ -173,14 +180,25 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
     """
     if not choices:
         raise ValueError("no legal action to choose from: the engine reports a stuck game")
-    by_act: dict[str, list[Action]] = {}
-    for action in choices:
-        by_act.setdefault(action.act, []).append(action)
-    plays = by_act.pop("play", None)
-    if plays is not None and (not by_act or rng.random() >= rate):
+    # The same draws from ``rng`` as grouping the choices by act would make (seeded
+    # games stay the same), counted in C: the phases list the plays first, and most
+    # often nothing or one pick or dare after them.
+    count = countOf(map(_ACT, choices), "play")
+    if count == len(choices):
+        return rng.choice(choices)
+    if count == len(choices) - 1 and choices[-1].act != "play":
+        plays, rest, acts = choices[:-1], choices[-1:], [choices[-1].act]
+    else:
+        plays = [a for a in choices if a.act == "play"]
+        rest = [a for a in choices if a.act != "play"]
+        acts = [a.act for a in rest]
+    if plays and rng.random() >= rate:
         return rng.choice(plays)
-    act = rng.choice(sorted(by_act))
-    return rng.choice(by_act[act])
+    kinds = sorted(set(acts))
+    act = rng.choice(kinds)
+    if len(kinds) == 1:
+        return rng.choice(rest)
+    return rng.choice([a for a in rest if a.act == act])
 
 
 def hide(record: dict[str, Any], game: Game, share: float, rng: random.Random) -> dict[str, Any]:

@@ -362,7 +362,17 @@ def legal_actions(state: State) -> list[Action]:
     that use known cards and pass every check are listed; :func:`unseen_actions`
     gives the rest.
     """
-    if state.phase == OVER or state.stopped is not None:
+    if state.stopped is not None:
+        return []
+    phase = state.phase
+    if state.deal is None:  # most actions: straight to the phase's rules
+        if phase == PHASE_TWO:
+            return phase_two.generate(state)
+        if phase == PHASE_ONE and state.decided is None:  # no window to look past
+            module = phase_one_all if state.options.phase_one == "all" else phase_one_pairs
+            generated = module.generate(state)
+            return generated if generated is not None else legal_by_check(state)
+    if phase == OVER:
         return []
     generated = _generate(state)
     if generated is not None:

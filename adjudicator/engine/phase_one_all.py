@@ -21,9 +21,10 @@ takes it with the act ``take``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 
-from adjudicator.actions import Action
+from adjudicator.actions import DARE, TAKE, Action, single_plays
 from adjudicator.cards import UNKNOWN, Card, a_rank, cards_text, rank_word, suit
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
@@ -40,6 +41,8 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
+
+_new = tuple.__new__
 
 # --- the course of a trick ------------------------------------------------------
 
@@ -297,6 +300,21 @@ def _tie_out(state: State) -> None:
 # --- what may be done ---------------------------------------------------------------
 
 
+def _makeable(state: State) -> list[int]:
+    """The ranks a tie can be made on in the round under way (it has plays), highest first."""
+    rule = state.options.tie_rule
+    if rule == "highest":
+        return [max(r for _, r in state.round_plays)]
+    played = Counter(r for _, r in state.round_plays)
+    if rule == "tied_beat_unique":
+        # Only a tie standing on a *higher* rank frees the player: joining the heading tie
+        # is compulsory too, as joining the highest rank is under 'highest'.
+        tied = [r for r, times in played.items() if times >= 2]
+        floor = max(tied) if tied else 0
+        return sorted((r for r in played if r >= floor), reverse=True)
+    return sorted(played, reverse=True)
+
+
 def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     """The ranks ``player`` would have to play to make a tie, highest first, each with
     whether the hand holds it (True, False, or None when only a hidden card could say).
@@ -307,17 +325,7 @@ def tie_ranks(state: State, player: int) -> list[tuple[int, bool | None]]:
     options = state.options
     if not options.compulsory_ties or not state.round_plays or state.decided is not None:
         return []
-    if options.tie_rule == "highest":
-        makeable = [max(r for _, r in state.round_plays)]
-    elif options.tie_rule == "tied_beat_unique":
-        played = Counter(r for _, r in state.round_plays)
-        # Only a tie standing on a *higher* rank frees the player: joining the heading tie
-        # is compulsory too, as joining the highest rank is under 'highest'.
-        tied = [r for r, times in played.items() if times >= 2]
-        floor = max(tied) if tied else 0
-        makeable = sorted((r for r in played if r >= floor), reverse=True)
-    else:
-        makeable = sorted({r for _, r in state.round_plays}, reverse=True)
+    makeable = _makeable(state)
     rank1 = state.rank1
     out: list[tuple[int, bool | None]] = []
     for r in makeable:
@@ -419,86 +427,115 @@ def candidates(state: State) -> list[Action]:
 def generate(state: State) -> list[Action] | None:
     """The legal actions, generated directly; None where hidden cards in a hand need
     :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
-    the list (a dare must then name the card it turned)."""
+    the list (a dare must then name the card it turned).  The order is
+    :func:`candidates`' (plays by rank, each rank where its lowest card comes, then the
+    dare, then the sluffs player by player), which seeded simulations rely on."""
     stock = state.stock
-    if state.hidden_anywhere():
+    if any(state.hidden):
         return None
     options = state.options
     out: list[Action] = []
     player = state.turn
     if player is not None:
         if state.decided is not None and options.sluffing == "unlimited":
-            out.append(Action(player, "take"))
+            out.append(TAKE[player])
         else:
-            ranks = tie_ranks(state, player)
-            must = ranks[0][0] if ranks else None
             rank1 = state.rank1
+            must = None  # the rank a compulsory tie calls for (tie_ranks, no hidden card)
+            if options.compulsory_ties and state.round_plays and state.decided is None:
+                held = {rank1[c] for c in state.hands[player]}
+                must = next((r for r in _makeable(state) if r in held), None)
             by_rank: dict[int, list[Card]] = {}
             for card in sorted(state.hands[player]):
                 r = rank1[card]
                 if must is None or r == must:
                     by_rank.setdefault(r, []).append(card)
-            most = options.hand_size if options.multi_card_plays else 1
-            decks = options.decks
-            for cards in by_rank.values():
-                if most == 1:  # each distinct card (sorted: copies lie side by side)
-                    out += [Action(player, "play", (c,)) for c in dict.fromkeys(cards)]
-                    continue
-                for size in range(1, min(most, len(cards)) + 1):
-                    for combo in sorted(set(combinations(cards, size))):
-                        if decks > 1 or len(set(combo)) == size:
-                            out.append(Action(player, "play", combo))
+            if not options.multi_card_plays:
+                singles = single_plays(player)
+                for cards in by_rank.values():  # each distinct card (copies lie side by side)
+                    out += [singles[c] for c in dict.fromkeys(cards)]
+            elif options.decks == 1:  # distinct cards: each combination once, in order
+                most = options.hand_size
+                singles = single_plays(player)
+                for cards in by_rank.values():
+                    out += [singles[c] for c in cards]
+                    for size in range(2, min(most, len(cards)) + 1):
+                        out += [
+                            _new(Action, (player, "play", combo, ()))
+                            for combo in combinations(cards, size)
+                        ]
+            else:
+                most = options.hand_size
+                for cards in by_rank.values():
+                    for size in range(1, min(most, len(cards)) + 1):
+                        out += [
+                            _new(Action, (player, "play", combo, ()))
+                            for combo in sorted(set(combinations(cards, size)))
+                        ]
             if must is None and can_dare(state) and stock[-1] != UNKNOWN:
-                out.append(Action(player, "dare"))  # an unknown top: the dare must name it
+                out.append(DARE[player])  # an unknown top: the dare must name it
     if options.sluffing != "none" and state.trick:
-        ranks_in = None
-        if options.sluffing in ("once", "unlimited"):
-            rank1 = state.rank1
-            ranks_in = {rank1[c] for _, cards in state.trick for c in cards}
-            ranks_in |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        for sluffer in range(state.n):
-            if not state.hands[sluffer]:
-                continue  # nothing to sluff
-            cards = sluffable(state, sluffer, ranks_in)
+        for sluffer, cards in sluffable(state):
+            if len(cards) == 1:
+                out.append(_new(Action, (sluffer, "sluff", (cards[0],), ())))
+                continue
             for size in range(1, len(cards) + 1):
-                out.extend(Action(sluffer, "sluff", c) for c in combinations(cards, size))
+                out += [_new(Action, (sluffer, "sluff", c, ())) for c in combinations(cards, size)]
     return out
 
 
-def sluffable(state: State, player: int, ranks_in: set[int] | None = None) -> list[Card]:
-    """The distinct cards ``player`` may sluff now, each allowed on its own (the rules of a
-    sluff are card by card, so any set of them may go together).
+def sluffable(state: State) -> list[tuple[int, list[Card]]]:
+    """Each player who may sluff now, with the distinct cards they may sluff, each allowed on
+    its own (the rules of a sluff are card by card, so any set of them may go together).
 
-    ``ranks_in``: the ranks in the trick and its sluffs, when the caller has them."""
-    mode = state.options.sluffing
+    What :func:`_check_sluff` allows, worked out once for the whole table."""
+    options = state.options
+    mode = options.sluffing
     rank1 = state.rank1
-    if _final_winner(state, player):
-        return []
+    decided = state.decided
+    # Restriction #2: the winner of what is sure to be the last trick sluffs nothing.
+    final = decided if decided is not None and _final_winner(state, decided) else None
+    found: list[tuple[int, list[Card]]] = []
     if mode == "once" or mode == "unlimited":
-        if mode == "once" and (state.decided is None or state.sluffed[player]):
-            return []
-        if ranks_in is None:
-            allowed = {rank1[c] for _, cards in state.trick for c in cards}
-            allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
-        else:
-            allowed = set(ranks_in)
-        if (
-            state.options.sluff_top_first
-            and state.decided is None
-            and state.round_plays
-            and player in state.round[state.round_at :]
-        ):
-            allowed.discard(max(r for _, r in state.round_plays))
+        if mode == "once" and decided is None:
+            return found  # 'once' sluffs only into a decided trick
+        allowed = {rank1[c] for _, cards in state.trick for c in cards}
+        allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
+        waiting: Sequence[int] = ()  # who has yet to play to the round: not its top rank
+        below_top = allowed
+        if options.sluff_top_first and decided is None and state.round_plays:
+            waiting = state.round[state.round_at :]
+            below_top = allowed - {max(r for _, r in state.round_plays)}
+        once = mode == "once"
+        for player, hand in enumerate(state.hands):
+            if not hand or player == final or (once and state.sluffed[player]):
+                continue
+            ranks = below_top if player in waiting else allowed
+            cards = sorted({c for c in hand if rank1[c] in ranks})
+            if cards:
+                found.append((player, cards))
     elif mode == "own_rank":
-        own = state.own_rank[player]
-        if own is None:
-            return []
-        allowed = {own}
-    else:  # atlanta
-        if state.sluffed[player] or all(p != player for p, _ in state.trick):
-            return []
-        allowed = losing_ranks(state)
-    return sorted({c for c in state.hands[player] if rank1[c] in allowed})
+        for player, hand in enumerate(state.hands):
+            own = state.own_rank[player]
+            if not hand or player == final or own is None:
+                continue
+            cards = sorted({c for c in hand if rank1[c] == own})
+            if cards:
+                found.append((player, cards))
+    else:  # atlanta: only those who played to the trick, once, their losing ranks
+        played = {p for p, _ in state.trick}
+        losing: set[int] | None = None
+        for player, hand in enumerate(state.hands):
+            if not hand or player == final or state.sluffed[player] or player not in played:
+                continue
+            if losing is None:
+                losing = losing_ranks(state)
+                if not losing:
+                    break  # no play loses yet: nobody sluffs
+            cards = sorted({c for c in hand if rank1[c] in losing})
+            if cards:
+                found.append((player, cards))
+    return found
 
 
 def check(state: State, action: Action) -> Violation | None:

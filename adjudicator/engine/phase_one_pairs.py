@@ -11,7 +11,7 @@ hand the player draws back to a full hand while the stock lasts.
 
 from __future__ import annotations
 
-from adjudicator.actions import Action
+from adjudicator.actions import DARE, PICK, Action, single_plays
 from adjudicator.cards import (
     SUIT_SYMBOLS,
     UNKNOWN,
@@ -160,34 +160,36 @@ def generate(state: State) -> list[Action] | None:
     :func:`check`.  An unknown card on top of the stock only keeps the cardless dare off
     the list (a dare must then name the card it turned)."""
     stock = state.stock
-    if state.hidden_anywhere():
+    if any(state.hidden):
         return None
     options = state.options
     p = state.turn
     assert p is not None
     hand = state.hands[p]
-    replying = _replying(state)
-    plays = unique_plays(hand)
-    led = state.trick[-1][1][0] if replying else None
+    trick = state.trick
+    replying = len(trick) % 2 == 1
+    cards = sorted(set(hand))  # the order of unique_plays
+    led = trick[-1][1][0] if replying else None
     reply = options.pair_reply
     if led is not None and reply == "beat_or_pick":
-        plays = [c for c in plays if beats(state, c[0], led)]
+        cards = [c for c in cards if beats(state, c, led)]
     elif (
         led is not None and reply == "follow_or_pick" and all(c // 13 != led // 13 for c in hand)
     ):  # cannot follow: trumps only
-        plays = [c for c in plays if c[0] // 13 == state.trump]
-    out = [Action(p, "play", c) for c in plays]
+        cards = [c for c in cards if c // 13 == state.trump]
+    singles = single_plays(p)
+    out = [singles[c] for c in cards]
     if (
         can_dare(state)
         and stock[-1] != UNKNOWN  # an unknown top: the dare must name it
         and not (replying and options.dare_by == "leader")
     ):
-        out.append(Action(p, "dare"))
+        out.append(DARE[p])
     may_pick = reply == "beat_or_pick" or (
         reply == "follow_or_pick" and all(c // 13 != (led or 0) // 13 for c in hand)
     )
     if led is not None and may_pick:
-        out.append(Action(p, "pick"))
+        out.append(PICK[p])
     # Set-asides and exchanges, as _check_set_aside and _check_exchange allow them
     # (no hand holds a hidden card here, so a hand's count is its known cards).
     trump = state.trump

@@ -10,9 +10,10 @@ led; its cards leave the game.  What a pick takes is ``pick_from`` x
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import pairwise
 
-from adjudicator.actions import Action
+from adjudicator.actions import PICK, Action, single_plays
 from adjudicator.cards import (
     CLUBS,
     SPADES,
@@ -28,6 +29,8 @@ from adjudicator.engine.common import attempted, card_list, held, take_from_hand
 from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
+
+_new = tuple.__new__
 
 # --- the suits' powers --------------------------------------------------------
 
@@ -110,20 +113,28 @@ def runs_in(hand: list[Card], min_run: int) -> list[tuple[Card, ...]]:
     """Every single card and every run of at least ``min_run`` cards in a hand."""
     cards = sorted(set(hand))
     plays: list[tuple[Card, ...]] = [(c,) for c in cards]
-    if not min_run:
-        return plays
+    if min_run:
+        plays += _runs(cards, min_run)
+    return plays
+
+
+def _runs(cards: list[Card], min_run: int) -> list[tuple[Card, ...]]:
+    """Every run of at least ``min_run`` cards among ``cards`` (sorted, distinct)."""
+    plays: list[tuple[Card, ...]] = []
     start = 0
-    count = len(cards)
-    for i in range(1, count + 1):
-        if i < count and cards[i] == cards[i - 1] + 1 and cards[i] % 13:
+    prev = -2
+    for i, c in enumerate([*cards, -2]):  # -2 follows no card: it ends the last run
+        if c == prev + 1 and c % 13:
+            prev = c
             continue  # the next card of the same suit: the run goes on
         if i - start >= min_run:
             segment = tuple(cards[start:i])
-            size = len(segment)
+            size = i - start
             for a in range(size - min_run + 1):
                 for b in range(a + min_run, size + 1):
                     plays.append(segment[a:b])
         start = i
+        prev = c
     return plays
 
 
@@ -272,14 +283,15 @@ def generate(state: State) -> list[Action]:
     hidden cards elsewhere change nothing but whether the highest trump is
     certain, which a refusal under 'kill_only' does not depend on.  With the
     trump suit unknown, a play of another suit than the top play's is
-    undetermined, so it is not listed.
+    undetermined, so it is not listed.  The order is :func:`candidates`' (the
+    single cards low to high, then the runs), which seeded simulations rely on.
     """
     options = state.options
     p = state.turn
     assert p is not None
     trick = state.trick
     if state.pending[p] or (trick and state.forced):
-        return [Action(p, "pick")] if trick else []
+        return [PICK[p]] if trick else []
     hand = state.hands[p]
     trump = state.trump
     if trick:
@@ -288,24 +300,41 @@ def generate(state: State) -> list[Action]:
         # that beat.  With the trump suit unknown only the top play's suit is sure to.
         above = trick[-1][1][-1]
         on = above // 13  # the suit of the top play
-        trumps = trump is not None and on != trump and on != anti_trump_suit(state)
-        hand = [c for c in hand if (c // 13 == on and c > above) or (trumps and c // 13 == trump)]
-    plays = runs_in(hand, options.min_run)
-    if options.sequences == "from_two":
-        plays = [c for c in plays if len(c) == 1 or c[0] % 13 == 0]
-    if (
-        options.high_trump == "kill_only"
-        and plays
-        and trump is not None
-        and any(c // 13 == trump for c in state.hands[p])
-    ):  # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        if (
+            trump is not None
+            and on != trump
+            and (options.anti_trump == "none" or on != anti_trump_suit(state))
+        ):
+            cards = sorted({c for c in hand if (c > above and c // 13 == on) or c // 13 == trump})
+        else:
+            cards = sorted({c for c in hand if c > above and c // 13 == on})
+    else:
+        cards = sorted(set(hand))
+    singles = single_plays(p)
+    out = [singles[c] for c in cards]
+    min_run = options.min_run if options.sequences != "off" else 0
+    if min_run and len(cards) >= min_run:
+        runs = _runs(cards, min_run)
+        if options.sequences == "from_two":
+            runs = [c for c in runs if c[0] % 13 == 0]
+        out += [_new(Action, (p, "play", run, ())) for run in runs]
+    if options.high_trump == "kill_only" and trump is not None and _holds_suit(cards, trump):
+        # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        # Only a play of the highest trump among the cards listed can hold it.
         high, certain = high_trump(state)
-        if high is not None:
-            plays = [c for c in plays if high not in c or completes(state, c, high, certain)[0]]
-    out = [Action(p, "play", c) for c in plays]
+        if high is not None and high in cards:
+            out = [
+                a for a in out if high not in a.cards or completes(state, a.cards, high, certain)[0]
+            ]
     if trick:
-        out.append(Action(p, "pick"))
+        out.append(PICK[p])
     return out
+
+
+def _holds_suit(cards: list[Card], s: int) -> bool:
+    """Whether ``cards`` (sorted) hold a card of suit ``s``."""
+    at = bisect_left(cards, s * 13)
+    return at < len(cards) and cards[at] < s * 13 + 13
 
 
 def check(state: State, action: Action) -> Violation | None:

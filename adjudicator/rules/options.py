@@ -41,6 +41,10 @@ PAIRS_ENDS = ("no_card", "talon_empty", "skip_empty")
 """The ends of phase one that the texts give for two-card tricks."""
 
 
+_MIN_RUN = {"off": 0, "two": 2, "three": 3, "from_two": 2}
+"""The shortest run of each ``sequences`` setting (0: no runs)."""
+
+
 class RuleOptions(BaseModel):
     """The rule choices of one variant.  Every field is enforced by the engine."""
 
@@ -439,7 +443,7 @@ class RuleOptions(BaseModel):
     @property
     def min_run(self) -> int:
         """Shortest run allowed as one play; 0 when runs are not allowed."""
-        return {"off": 0, "two": 2, "three": 3, "from_two": 2}[self.sequences]
+        return _MIN_RUN[self.sequences]
 
     @classmethod
     def describe(cls) -> list[tuple[str, str, str]]:
