@@ -132,6 +132,7 @@ def play_out(
     """
     careful = False
     state = engine.new_state(game)
+    state.telling = False  # nobody reads what the acts cause: no event is made
     actions = game.actions
     legal_actions, apply = engine.legal_actions, engine.apply  # looked up once: the loop is hot
     for action in actions:
@@ -156,9 +157,11 @@ def play_out(
             assert state.late.index is not None
             del game.actions[state.late.index :]
             state = engine.new_state(game)
+            state.telling = False
             for earlier in game.actions:
                 engine.apply(state, earlier)
             careful = True
+    state.telling = True  # the state handed back tells again, as any other
     return state
 
 
