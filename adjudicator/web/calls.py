@@ -128,17 +128,25 @@ def hide(full: dict[str, Any], viewer: str) -> dict[str, Any]:
     }
 
 
-def _table(view: TableView) -> dict[str, Any]:
+def _table(view: TableView, held: dict[Any, list[str]] | None = None) -> dict[str, Any]:
+    """The whole table; ``held`` keeps each hand's cards as shown, across the steps of a
+    replay (a hand changes at one seat a step: the others are not sorted again)."""
     names = view.names
     seats = []
     for i, name in enumerate(names):
         hand = view.hands[i]
         hidden = view.hidden[i] if view.hidden else 0
+        key = (view.trump, *hand)
+        cards = held.get(key) if held is not None else None
+        if cards is None:
+            cards = _cards(sorted_hand(hand, view.trump))
+            if held is not None:
+                held[key] = cards
         seats.append(
             {
                 "name": name,
                 "count": len(hand) + hidden,
-                "cards": _cards(sorted_hand(hand, view.trump)),
+                "cards": cards,
                 "unseen": hidden,
                 "pile": view.piles[i],
                 "stored": view.stored[i] if view.stored else 0,
@@ -434,32 +442,41 @@ def packed_replays(
     """
     game, report = _replayed(text, viewers, label)
     nxt = _next(game, report)
-    start = table(report.start) if report.start is not None else None
-    full = [table(s.table) for s in report.steps]
-    # Per step, what every view shares: the patch of all but the seats, and each changed
-    # seat's patch as its player sees it and as the others do.
-    shared: list[tuple[dict[str, Any], dict[int, Any] | None]] = []
+    held: dict[Any, list[str]] = {}
+    start = _table(report.start, held) if report.start is not None else None
+    full = [_table(s.table, held) for s in report.steps]
+    # Per step, the patch as each view sees it: everyone; each player whose seat changed
+    # (their own cards); every other player (the changed seats as counts).  Views of
+    # players whose seat did not change share one patch.
+    patches: list[tuple[dict[str | None, Any], dict[str, Any] | None]] = []
     for before, after in zip([start, *full], full, strict=False):
         changes = None if before is None else _seat_changes(before, after)
+        if before is None or changes is None:
+            patches.append(({}, after))  # given whole: each view hides it for itself
+            continue
         rest = {}
-        if before is not None and changes is not None:
-            for key, value in after.items():
-                if key != "seats" and (change := _diff(before[key], value)) is not _SAME:
-                    rest[key] = change
-        shared.append((rest, changes))
-    views = {}
-    for viewer in viewers:
-        tables = []
-        for after, (rest, changes) in zip(full, shared, strict=True):
-            if changes is None:
-                tables.append({"=": after if viewer is None else hide(after, viewer)})
-                continue
+        for key, value in after.items():
+            if key != "seats" and (change := _diff(before[key], value)) is not _SAME:
+                rest[key] = change
+        by_viewer: dict[str | None, Any] = {}
+        for viewer in (None, "", *(name for name, _, _ in changes.values())):
             seats = {}
             for i, (name, seen, unseen) in changes.items():
                 patch = seen if viewer is None or name == viewer else unseen
                 if patch:
                     seats[str(i)] = patch
-            tables.append({**rest, "seats": seats} if seats else rest)
+            by_viewer[viewer] = {**rest, "seats": seats} if seats else rest
+        patches.append((by_viewer, None))
+    views = {}
+    for viewer in viewers:
+        tables = []
+        for by_viewer, whole in patches:
+            if whole is not None:
+                tables.append({"=": whole if viewer is None else hide(whole, viewer)})
+            elif viewer in by_viewer:
+                tables.append(by_viewer[viewer])
+            else:  # a player whose seat did not change sees what any other player sees
+                tables.append(by_viewer[""])
         views[viewer or ""] = {
             **_head(report, viewer, label, nxt),
             "tables": tables,
