@@ -25,11 +25,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from adjudicator import bulk
+from adjudicator import _startup, bulk
+from adjudicator._startup import EXIT_INTERRUPTED, INTERRUPTED
 
 EXIT_INVALID = 2
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
+EXIT_TERMINATED = 143
+"""SIGTERM: 128 plus the signal's number, as a shell reports it (Ctrl-C: 130)."""
 
 
 class Terminated(BaseException):
@@ -70,6 +71,7 @@ class Adjudicator(click.Group):
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         try:
+            _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
                 return super().invoke(ctx)
             finally:
@@ -77,7 +79,7 @@ class Adjudicator(click.Group):
                     signal.signal(signal.SIGTERM, previous)
                 sys.stdout.flush()
         except KeyboardInterrupt:
-            _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)
+            _stop(INTERRUPTED, EXIT_INTERRUPTED)
         except Terminated:
             _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
         except bulk.WorkersLost as exc:
