@@ -2,7 +2,8 @@
 
 Importing the program takes a second or so (more on a busy machine), and until the
 command group runs (:mod:`adjudicator.cli_group`) nothing is there to catch Ctrl-C:
-Python would print a KeyboardInterrupt traceback from somewhere inside an import.
+Python would print a KeyboardInterrupt traceback from somewhere inside an import (and
+SIGTERM would end the process without a word).
 :func:`hold` is called first thing by the package, and acts only when this process
 is the ``adjudicator`` command (or ``python -m adjudicator``), never for a program
 that imports the library.  Nothing has been read or written yet, so ending the
@@ -15,11 +16,18 @@ import os
 import signal
 import sys
 from types import FrameType
+from typing import Any
 
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (SIGINT): 128 plus the signal's number, as a shell reports it."""
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
 INTERRUPTED = "interrupted (Ctrl-C): the run is incomplete"
-"""The one line a run cut short by Ctrl-C ends with."""
+TERMINATED = "terminated (SIGTERM): the run is incomplete"
+"""The one line a run cut short by Ctrl-C, or by SIGTERM, ends with."""
+_ENDS: dict[signal.Signals, tuple[str, int, Any]] = {
+    signal.SIGINT: (INTERRUPTED, EXIT_INTERRUPTED, signal.default_int_handler),
+    signal.SIGTERM: (TERMINATED, EXIT_TERMINATED, signal.SIG_DFL),
+}
+"""Per signal held: its line, its exit status, and Python's own handling of it."""
 
 
 def _is_the_command() -> bool:
@@ -29,29 +37,39 @@ def _is_the_command() -> bool:
     return bool(sys.argv) and os.path.basename(sys.argv[0]) == "adjudicator"
 
 
-def _interrupted_early(signum: int, frame: FrameType | None) -> None:
+def _ended_early(signum: int, frame: FrameType | None) -> None:
+    line, status, _ = _ENDS[signal.Signals(signum)]
     try:
-        os.write(2, (INTERRUPTED + "\n").encode())
+        os.write(2, (line + "\n").encode())
     finally:
-        os._exit(EXIT_INTERRUPTED)
+        os._exit(status)
 
 
 def hold() -> None:
-    """In the ``adjudicator`` command, Ctrl-C from now until :func:`release` ends the
-    process with one line and status 130 (a handler set by someone else is kept)."""
+    """In the ``adjudicator`` command, Ctrl-C and SIGTERM from now until :func:`release`
+    end the process with one line and status 130 or 143 (a handler set by someone else
+    is kept)."""
     if not _is_the_command():
         return
     try:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _interrupted_early)
+        for signum, (_, _, python_s) in _ENDS.items():
+            if signal.getsignal(signum) is python_s:
+                signal.signal(signum, _ended_early)
     except ValueError:  # not the main thread: Python's own handling stays
         pass
 
 
+def unheld(handler: Any) -> Any:
+    """``handler``, or Python's own handling of the signal if it is the one held here."""
+    return signal.SIG_DFL if handler is _ended_early else handler
+
+
 def release() -> None:
-    """Ctrl-C is KeyboardInterrupt again (the command group catches it from here)."""
+    """Ctrl-C and SIGTERM handled as Python does again (the command group catches
+    KeyboardInterrupt from here, and sets its own SIGTERM handler)."""
     try:
-        if signal.getsignal(signal.SIGINT) is _interrupted_early:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for signum, (_, _, python_s) in _ENDS.items():
+            if signal.getsignal(signum) is _ended_early:
+                signal.signal(signum, python_s)
     except ValueError:
         pass

@@ -562,11 +562,12 @@ class _SignalGuard:
         """Whether the caller's code runs (between two verdicts), not the pool's."""
 
     def _handle(self, signum: int, frame: Any) -> None:
+        self.noted.append(signum)
         handler = self.previous.get(signum)
         if self.away and callable(handler):
+            # Noted too: raised inside a finalizer or an at-fork hook the exception is
+            # swallowed ("Exception ignored in ..."), and the caller goes on.
             handler(signum, frame)
-        else:
-            self.noted.append(signum)
 
     def stop_if_signalled(self) -> None:
         """Unwind (the pool is stopped on the way out) if a signal was noted."""
@@ -574,13 +575,19 @@ class _SignalGuard:
             raise _Stopping
 
     def hand_out(self, verdicts: list[Checked]) -> Iterator[Checked]:
-        """Yield ``verdicts``, the caller's code interruptible as usual meanwhile."""
+        """Yield ``verdicts``, the caller's code interruptible as usual meanwhile.  A
+        caller that stops had the signal raised in its code; one that asks for more
+        lost it somewhere, and gets it raised again once the pool is stopped."""
         for checked in verdicts:
             self.away = True
             try:
                 yield checked
+            except GeneratorExit:
+                self.noted.clear()
+                raise
             finally:
                 self.away = False
+            self.stop_if_signalled()
 
     @contextmanager
     def installed(self) -> Iterator[None]:

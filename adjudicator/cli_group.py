@@ -26,11 +26,9 @@ from rich.progress import (
 )
 
 from adjudicator import _startup, bulk
-from adjudicator._startup import EXIT_INTERRUPTED, INTERRUPTED
+from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
 
 EXIT_INVALID = 2
-EXIT_TERMINATED = 143
-"""SIGTERM: 128 plus the signal's number, as a shell reports it (Ctrl-C: 130)."""
 
 
 class Terminated(BaseException):
@@ -70,6 +68,7 @@ class Adjudicator(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+        previous = _startup.unheld(previous)  # put back at the end: Python's own
         try:
             _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
@@ -81,7 +80,7 @@ class Adjudicator(click.Group):
         except KeyboardInterrupt:
             _stop(INTERRUPTED, EXIT_INTERRUPTED)
         except Terminated:
-            _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
+            _stop(TERMINATED, EXIT_TERMINATED)
         except bulk.WorkersLost as exc:
             _stop(str(exc), EXIT_INVALID)
         except OSError as exc:  # standard output on a full disk, or a closed pipe

@@ -309,22 +309,26 @@ def _mapped(pid: int, library: str) -> bool:
         return False
 
 
-def test_ctrl_c_while_the_command_is_still_starting_is_one_line_and_exit_130(
-    corpus: Path,
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_the_command_is_still_starting_is_one_line(
+    corpus: Path, signum: int, code: int
 ) -> None:
     """Importing the program takes a second or so: Ctrl-C then was a KeyboardInterrupt
     traceback from inside some import (a third of the runs of the stress script, with
-    Ctrl-C at a random 0.2-2 s).  Here it comes once pydantic's core is loaded, in the
-    middle of the package's imports."""
+    Ctrl-C at a random 0.2-2 s), SIGTERM an end without a word.  Here the signal comes
+    once pydantic's core is loaded, in the middle of the package's imports."""
     process = start("check", str(corpus), "--jobs", "2")
     deadline = time.monotonic() + TIMEOUT
     while not _mapped(process.pid, "_pydantic_core") and time.monotonic() < deadline:
         assert process.poll() is None
         time.sleep(0.002)
-    os.killpg(process.pid, signal.SIGINT)
-    code, err = finish(process, descendants(process.pid))
-    assert code == 130, err
-    one_line(err, "interrupted")
+    if signum == signal.SIGINT:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    status, err = finish(process, descendants(process.pid))
+    assert status == code, err
+    one_line(err, "interrupted" if signum == signal.SIGINT else "terminated")
 
 
 def test_ctrl_c_at_several_moments_of_a_run_with_two_jobs(corpus: Path) -> None:
@@ -393,6 +397,25 @@ def test_a_signal_while_the_caller_holds_a_verdict_interrupts_the_caller(
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(5)  # interrupted here, at once
     assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_lost_in_the_callers_code_is_raised_at_the_next_verdict(
+    games: list[dict[str, Any]],
+) -> None:
+    """Raised inside a finalizer or an at-fork hook, KeyboardInterrupt is swallowed
+    ("Exception ignored in ...") and the run went on as if nothing had been pressed."""
+    results = bulk.check_all(_endless(json.dumps(games[0]), 0, 0, []), jobs=2)
+    with closing(results):
+        next(results)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            pass  # as a finalizer swallows it
+        with pytest.raises(KeyboardInterrupt):
+            next(results)
+        assert multiprocessing.active_children() == []
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
