@@ -6,6 +6,11 @@
 ('legal', 'Cai')
 """
 
+# ruff: noqa: E402  (the imports follow the one call that must come before them)
+from adjudicator import _startup
+
+_startup.hold()  # first: the imports below take a while, and Ctrl-C may come meanwhile
+
 from adjudicator._version import __version__
 from adjudicator.actions import Action
 from adjudicator.adjudicate import Report, adjudicate

@@ -507,29 +507,107 @@ def workers(jobs: int, records: int | None = None) -> int:
     return max(1, wanted)
 
 
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+"""The signals that end a run: Ctrl-C (to the whole process group) and SIGTERM."""
+POLL = 0.1
+"""Seconds between looks at a noted signal while a batch is awaited."""
+
+
 def _worker_signals() -> None:
     """In a worker: Ctrl-C is the parent's to handle (the terminal sends it to every
     process of the group), and SIGTERM ends the worker quietly, whatever handler the
-    parent had when it forked.  SIGINT was blocked from the fork until now (see
-    :func:`_ctrl_c_held`), so one pressed meanwhile is dropped here, not raised."""
+    parent had when it forked.  Both were blocked from the fork until now (see
+    :func:`_signals_held`): a Ctrl-C pressed meanwhile is dropped here, a SIGTERM ends
+    the worker here."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOPPING))
 
 
 @contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold SIGINT back while workers are forked: a forked child keeps the mask, so a
-    Ctrl-C that comes before the worker ignores it cannot raise KeyboardInterrupt there.
-    Here it arrives as soon as the workers are started."""
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while workers are forked: a forked child keeps the
+    mask, so neither reaches a worker before it has its own handlers.  Here they
+    arrive as soon as the workers are started."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPPING))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOPPING))
+
+
+class _Stopping(BaseException):
+    """A noted Ctrl-C or SIGTERM, raised where the pool is safe to stop."""
+
+
+class _SignalGuard:
+    """Ctrl-C and SIGTERM while a process pool runs.
+
+    Raised the usual way (KeyboardInterrupt at whatever bytecode runs), a signal can
+    land inside the pool's own code (a submit, a queue, a lock) and leave it unable
+    to stop: a traceback from one of its threads, or a process that never exits.  So
+    while this process is in the pool's code a signal is only noted, and
+    :meth:`stop_if_signalled`, called between the pool's calls, acts on it.  While the
+    caller has a verdict in hand (:meth:`hand_out`), a signal is handled as it would
+    be without a pool: the caller's code is interrupted as usual.
+    """
+
+    def __init__(self) -> None:
+        self.noted: list[int] = []
+        self.previous: dict[int, Any] = {}
+        self.away = False
+        """Whether the caller's code runs (between two verdicts), not the pool's."""
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.noted.append(signum)
+        handler = self.previous.get(signum)
+        if self.away and callable(handler):
+            # Noted too: raised inside a finalizer or an at-fork hook the exception is
+            # swallowed ("Exception ignored in ..."), and the caller goes on.
+            handler(signum, frame)
+
+    def stop_if_signalled(self) -> None:
+        """Unwind (the pool is stopped on the way out) if a signal was noted."""
+        if self.noted:
+            raise _Stopping
+
+    def hand_out(self, verdicts: list[Checked]) -> Iterator[Checked]:
+        """Yield ``verdicts``, the caller's code interruptible as usual meanwhile.  A
+        caller that stops had the signal raised in its code; one that asks for more
+        lost it somewhere, and gets it raised again once the pool is stopped."""
+        for checked in verdicts:
+            self.away = True
+            try:
+                yield checked
+            except GeneratorExit:
+                self.noted.clear()
+                raise
+            finally:
+                self.away = False
+            self.stop_if_signalled()
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """The guard's handlers, in the main thread (signals go nowhere else); once the
+        pool is down, the handlers as they were and the noted signal sent again, to be
+        handled as it would have been (KeyboardInterrupt, the command's SIGTERM
+        handler, the default action).  An ignored signal stays ignored."""
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOPPING:
+                if signal.getsignal(signum) not in (signal.SIG_IGN, None):
+                    self.previous[signum] = signal.signal(signum, self._handle)
+        try:
+            yield
+        except _Stopping:
+            pass
+        finally:
+            for stopping, handler in self.previous.items():
+                signal.signal(stopping, handler)
+            if self.noted:
+                signal.raise_signal(self.noted[0])
 
 
 def _check_batch(
@@ -560,12 +638,27 @@ def check_all(
     once; the oldest is always waited for first, so verdicts leave in input
     order and the reader stays a few batches ahead.  A worker that dies raises
     :class:`WorkersLost`; when the iterator stops early for any reason (closed,
-    Ctrl-C, an error) the workers are killed, not left running.
+    Ctrl-C, SIGTERM, an error) the workers are killed, not left running.  Ctrl-C
+    and SIGTERM never interrupt the pool's own code (:class:`_SignalGuard`): they
+    stop it between its calls, then are raised as usual once the workers are gone.
     """
     if jobs <= 1:
         for source in items:
             yield check_source(source, keep_text, as_json, max_size, go_on)
         return
+    guard = _SignalGuard()
+    with guard.installed():
+        yield from _pooled(items, jobs, chunksize, guard, (keep_text, as_json, max_size, go_on))
+
+
+def _pooled(
+    items: Iterable[Source],
+    jobs: int,
+    chunksize: int,
+    guard: _SignalGuard,
+    args: tuple[bool, bool, int, str | None],
+) -> Iterator[Checked]:
+    """:func:`check_all` over a process pool, signals guarded (see there)."""
     pool = ProcessPoolExecutor(jobs, initializer=_worker_signals)
     processes = getattr(pool, "_processes", None)  # to kill them: no public way before 3.14
     window = 2 * jobs
@@ -573,16 +666,17 @@ def check_all(
     done = False
     try:
         for batch in _batches(items, chunksize):
+            guard.stop_if_signalled()
             if pending or processes:
-                future = pool.submit(_check_batch, batch, keep_text, as_json, max_size, go_on)
+                future = pool.submit(_check_batch, batch, *args)
             else:
-                with _ctrl_c_held():  # the first submission forks the workers
-                    future = pool.submit(_check_batch, batch, keep_text, as_json, max_size, go_on)
+                with _signals_held():  # the first submission forks the workers
+                    future = pool.submit(_check_batch, batch, *args)
             pending.append(future)
             while len(pending) > window:
-                yield from _result(pending.popleft())
+                yield from guard.hand_out(_result(pending.popleft(), guard))
         while pending:
-            yield from _result(pending.popleft())
+            yield from guard.hand_out(_result(pending.popleft(), guard))
         done = True
     except BrokenProcessPool:  # from submit: a worker died before its batch was waited for
         raise WorkersLost(LOST) from None
@@ -593,15 +687,23 @@ def check_all(
             _kill(pool, list((processes or {}).values()))
 
 
-def _result(future: Future[list[Checked]]) -> list[Checked]:
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        raise WorkersLost(LOST) from None
+def _result(future: Future[list[Checked]], guard: _SignalGuard) -> list[Checked]:
+    """A batch's verdicts, once they come; a noted signal is acted on meanwhile."""
+    while True:
+        guard.stop_if_signalled()
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            continue
+        except BrokenProcessPool:
+            raise WorkersLost(LOST) from None
 
 
 def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
-    """Stop the pool now: queued batches cancelled, running workers killed and reaped."""
+    """Stop the pool now: queued batches cancelled, running workers killed and reaped,
+    and the pool's own thread done with its cleaning up (left to run on, it races
+    Python's exit: a traceback from a closed pipe, or an exit that waits forever)."""
+    manager = getattr(pool, "_executor_manager_thread", None)  # no public way either
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -611,6 +713,8 @@ def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
         if process.is_alive():
             process.kill()
             process.join(1)
+    if manager is not None:
+        manager.join(5)
 
 
 @dataclass

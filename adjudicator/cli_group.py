@@ -25,11 +25,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from adjudicator import bulk
+from adjudicator import _startup, bulk
+from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
 
 EXIT_INVALID = 2
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
 
 
 class Terminated(BaseException):
@@ -69,7 +68,9 @@ class Adjudicator(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+        previous = _startup.unheld(previous)  # put back at the end: Python's own
         try:
+            _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
                 return super().invoke(ctx)
             finally:
@@ -77,9 +78,9 @@ class Adjudicator(click.Group):
                     signal.signal(signal.SIGTERM, previous)
                 sys.stdout.flush()
         except KeyboardInterrupt:
-            _stop("interrupted (Ctrl-C): the run is incomplete", EXIT_INTERRUPTED)
+            _stop(INTERRUPTED, EXIT_INTERRUPTED)
         except Terminated:
-            _stop("terminated (SIGTERM): the run is incomplete", EXIT_TERMINATED)
+            _stop(TERMINATED, EXIT_TERMINATED)
         except bulk.WorkersLost as exc:
             _stop(str(exc), EXIT_INVALID)
         except OSError as exc:  # standard output on a full disk, or a closed pipe

@@ -183,13 +183,16 @@ def html(
         raise ValueError("the HTML page needs the game to embed its record")
     record = record_of(game, document)
     text = json.dumps(record, ensure_ascii=False)
-    names = [viewer] if viewer is not None else ["", *game.players]
-    views = {name: calls.replay(text, name or None, label) for name in names}
+    # Everyone's view and each player's, or that one player's: adjudicated once, each view
+    # a patch per step (calls.packed_replays; app.js unpacks them as calls.unpacked does).
+    viewers: list[str | None] = [viewer] if viewer is not None else [None, *game.players]
+    packed = calls.packed_replays(text, viewers, label)
     # One player's view holds no record: the record names every hand.
     data = {
         "label": label,
         "record": record if viewer is None else None,
-        "views": views,
+        "steps": packed["steps"],
+        "views": packed["views"],
         "viewer": viewer or "",
         "at": at,
     }

@@ -10,12 +10,16 @@ The process tests run the command as a subprocess, with bounded timeouts.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -126,14 +130,15 @@ def start(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def wait_for_workers(process: subprocess.Popen[str], count: int) -> set[int]:
-    """The worker processes once ``count`` of them run (fails if the run ends first)."""
+def wait_for_workers(process: subprocess.Popen[str], count: int, settle: float = 1.0) -> set[int]:
+    """The worker processes once ``count`` of them run (fails if the run ends first),
+    ``settle`` seconds later (to let them take records)."""
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         workers = descendants(process.pid)
         if len(workers) >= count:
-            time.sleep(1.0)  # let them take records
+            time.sleep(settle)
             return descendants(process.pid)
         time.sleep(0.1)
     pytest.fail("the workers never started")
@@ -294,6 +299,124 @@ def test_sigterm_with_two_jobs_is_one_line_and_exit_143(corpus: Path) -> None:
     code, err = finish(process, workers)
     assert code == 143, err
     one_line(err, "terminated")
+
+
+def _mapped(pid: int, library: str) -> bool:
+    """Whether process ``pid`` has loaded a shared library whose path holds ``library``."""
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_the_command_is_still_starting_is_one_line(
+    corpus: Path, signum: int, code: int
+) -> None:
+    """Importing the program takes a second or so: Ctrl-C then was a KeyboardInterrupt
+    traceback from inside some import (a third of the runs of the stress script, with
+    Ctrl-C at a random 0.2-2 s), SIGTERM an end without a word.  Here the signal comes
+    once pydantic's core is loaded, in the middle of the package's imports."""
+    process = start("check", str(corpus), "--jobs", "2")
+    deadline = time.monotonic() + TIMEOUT
+    while not _mapped(process.pid, "_pydantic_core") and time.monotonic() < deadline:
+        assert process.poll() is None
+        time.sleep(0.002)
+    if signum == signal.SIGINT:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    status, err = finish(process, descendants(process.pid))
+    assert status == code, err
+    one_line(err, "interrupted" if signum == signal.SIGINT else "terminated")
+
+
+def test_ctrl_c_at_several_moments_of_a_run_with_two_jobs(corpus: Path) -> None:
+    """Ctrl-C used to land, now and then, inside the process pool's own code: a
+    traceback from its thread as the command exited (a closed pipe), or an exit that
+    never came (tests/fuzz/interrupt_stress.py counts them over a hundred runs: about
+    one in twenty).  A few moments here, from the workers' start on."""
+    for delay in (0.0, 0.2, 0.5, 0.9):
+        process = start("check", str(corpus), "--jobs", "2", "--json")
+        workers = wait_for_workers(process, 2, settle=delay)
+        os.killpg(process.pid, signal.SIGINT)
+        code, err = finish(process, workers)
+        assert code == 130, (delay, err)
+        one_line(err, "interrupted")
+
+
+def _endless(text: str, signum: int, at: int, after: list[int]) -> Iterator[bulk.Source]:
+    """Records without end; at record ``at`` this process sends itself ``signum`` (the
+    pool is reading records then: its code runs, not its caller's)."""
+    for number in itertools.count(1):
+        if number == at:
+            os.kill(os.getpid(), signum)
+            after.append(number)  # not reached if the signal is raised at once
+        yield bulk.Source("r.jsonl", number, text)
+
+
+class Stop(Exception):
+    """What a test's own SIGTERM handler raises."""
+
+
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise Stop
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_in_the_pools_code_stops_it_then_is_raised(
+    games: list[dict[str, Any]], signum: int
+) -> None:
+    """The signal is noted, the pool is stopped between its calls, the workers are
+    gone, the handlers are as they were, and then the signal is raised as usual."""
+    expected = KeyboardInterrupt if signum == signal.SIGINT else Stop
+    previous = signal.signal(signal.SIGTERM, _raise_stop)
+    try:
+        handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+        after: list[int] = []
+        results = bulk.check_all(_endless(json.dumps(games[0]), signum, 1000, after), jobs=2)
+        verdicts = 0
+        with pytest.raises(expected):
+            for _ in results:
+                verdicts += 1
+        assert after == [1000]  # noted, not raised inside the pool's reading
+        assert 0 < verdicts < 1000  # stopped at once: the batches out were not awaited
+        assert multiprocessing.active_children() == []
+        assert {s: signal.getsignal(s) for s in handlers} == handlers
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_signal_while_the_caller_holds_a_verdict_interrupts_the_caller(
+    games: list[dict[str, Any]],
+) -> None:
+    results = bulk.check_all(_endless(json.dumps(games[0]), 0, 0, []), jobs=2)
+    with closing(results):
+        next(results)
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # interrupted here, at once
+    assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_lost_in_the_callers_code_is_raised_at_the_next_verdict(
+    games: list[dict[str, Any]],
+) -> None:
+    """Raised inside a finalizer or an at-fork hook, KeyboardInterrupt is swallowed
+    ("Exception ignored in ...") and the run went on as if nothing had been pressed."""
+    results = bulk.check_all(_endless(json.dumps(games[0]), 0, 0, []), jobs=2)
+    with closing(results):
+        next(results)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            pass  # as a finalizer swallows it
+        with pytest.raises(KeyboardInterrupt):
+            next(results)
+        assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

@@ -13,6 +13,7 @@ import json
 import re
 import zlib
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -334,6 +335,48 @@ def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Pat
     assert page.locator("#where").inner_text() == f"After action 0 of {len(report.steps)}"
     assert page.locator("#moves").is_hidden()  # no engine at hand: nothing to play
     layout_ok(page, "replay --html")
+
+
+def test_the_replay_html_file_shows_what_the_served_page_shows(
+    browser: Browser, base: str, tmp_path: Path
+) -> None:
+    """The file packs its views (each step a patch on the one before); unpacked, every
+    position of everyone's view and of one player's draws what the served page draws."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    name = "two_player_full.json"
+    record = sample(name)
+    target = tmp_path / "ruling.html"
+    result = CliRunner().invoke(main, ["replay", str(SAMPLES / name), "--html", str(target)])
+    assert result.exit_code == 0
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    offline, served = context.new_page(), context.new_page()
+    ready(offline, target.as_uri())
+    ready(served, base + "/" + link(record))
+    served.wait_for_selector("#steps li")
+    # From the last position back to the start, by the steps list (one player's view lists
+    # the steps before the position shown); each position drawn and read in one go.
+    at = """(p) => {
+      if (p) document.querySelectorAll("#steps button")[p - 1].click();
+      else document.getElementById("first").click();
+      return ["where", "table", "ruling"].map((id) => document.getElementById(id).innerText);
+    }"""
+    last = len(record["actions"])
+    tables: dict[str, list[str]] = {}
+    for viewer in ("", record["players"][1]):
+        for tab in (offline, served):
+            tab.evaluate("() => document.getElementById('last').click()")
+            with served.expect_response("**/api/replay**") if tab is served else nullcontext():
+                tab.select_option("#viewer", viewer)
+            expect(tab.locator("#where")).to_have_text(f"After action {last - 1} of {last}")
+        for position in range(last, -1, -1):
+            shown = [tab.evaluate(at, position) for tab in (offline, served)]
+            assert shown[0] == shown[1], (viewer, position)
+            tables.setdefault(viewer, []).append(shown[0][1])
+    context.close()
+    assert tables[""] != tables[record["players"][1]]  # the views are not all the same
 
 
 def test_the_kitchen_dispute_from_a_phase_one_position_with_unseen_cards(

@@ -26,6 +26,7 @@ from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 from adjudicator.table import Step
+from adjudicator.words import act_and_consequences
 
 STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
@@ -110,18 +111,43 @@ def _cards(cs: Any) -> list[str]:
 
 def table(view: TableView, viewer: str | None = None) -> dict[str, Any]:
     """The table as JSON; with ``viewer`` the other hands are counts only, never cards."""
+    full = _table(view)
+    return full if viewer is None else hide(full, viewer)
+
+
+def hidden_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as another player sees it: how many cards, never which."""
+    return {**seat, "cards": None, "unseen": seat["count"]}
+
+
+def hide(full: dict[str, Any], viewer: str) -> dict[str, Any]:
+    """The whole table (:func:`table` without a viewer) as ``viewer`` sees it."""
+    return {
+        **full,
+        "seats": [s if s["name"] == viewer else hidden_seat(s) for s in full["seats"]],
+    }
+
+
+def _table(view: TableView, held: dict[Any, list[str]] | None = None) -> dict[str, Any]:
+    """The whole table; ``held`` keeps each hand's cards as shown, across the steps of a
+    replay (a hand changes at one seat a step: the others are not sorted again)."""
     names = view.names
     seats = []
     for i, name in enumerate(names):
         hand = view.hands[i]
         hidden = view.hidden[i] if view.hidden else 0
-        seen = viewer is None or name == viewer
+        key = (view.trump, *hand)
+        cards = held.get(key) if held is not None else None
+        if cards is None:
+            cards = _cards(sorted_hand(hand, view.trump))
+            if held is not None:
+                held[key] = cards
         seats.append(
             {
                 "name": name,
                 "count": len(hand) + hidden,
-                "cards": _cards(sorted_hand(hand, view.trump)) if seen else None,
-                "unseen": hidden if seen else len(hand) + hidden,
+                "cards": cards,
+                "unseen": hidden,
                 "pile": view.piles[i],
                 "stored": view.stored[i] if view.stored else 0,
                 "turn": view.turn == i,
@@ -215,21 +241,89 @@ def _violation_json(v: Violation) -> dict[str, Any]:
     return out
 
 
-def _step(s: Step, viewer: str | None) -> dict[str, Any]:
-    words = s.words
+def _said(s: Step) -> dict[str, Any]:
+    """What a step says, the same for every viewer: the action, its words, its notes."""
+    words, events = act_and_consequences(s.happened, s.table.names)
     bad = s.violation
     if bad is not None and bad.table is not None and bad.unplayable is None:
         words = render.irregular_words(s, bad)  # "..., taken back", as replay says
     elif bad is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
-        words = render.attempt(s.words, bad.player or "", s.action)
+        words = render.attempt(words, bad.player or "", s.action)
     return {
         "index": s.index,
         "action": listed_form(s.action),
         "words": words,
-        "events": list(s.events),
+        "events": events,
         "notes": [note(n) for n in s.notes],
+    }
+
+
+def _step(s: Step, viewer: str | None) -> dict[str, Any]:
+    return {
+        **_said(s),
         "violation": violation(s.violation, viewer) if s.violation is not None else None,
         "table": table(s.table, viewer),
+    }
+
+
+def _replayed(text: str, viewers: list[str | None], label: str) -> tuple[Game, Report]:
+    """The one game a record holds, adjudicated step by step; BadInput for a session, a
+    viewer who is not a player, or a record that lacks what the table saw."""
+    document = _document(text)
+    if isinstance(document, Session):
+        raise BadInput(
+            f"{label} is a session of {len(document.games)} games: the page replays one game; "
+            "'adjudicator check' checks a session",
+            400,
+        )
+    game = document
+    for viewer in viewers:
+        if viewer is not None and viewer not in game.players:
+            raise BadInput(
+                f"as {viewer}: not a player of the record ({', '.join(game.players)})", 400
+            )
+    try:
+        report = adjudicate(game, steps=True)
+    except RecordError as exc:
+        raise BadInput(str(exc)) from None
+    return game, report
+
+
+def _next(game: Game, report: Report) -> dict[str, Any] | None:
+    """What ``legal --json`` lists after the last action, for everyone; None past a
+    violation or when the game is over."""
+    # A claim alone stops nothing, nor an irregularity the table took back or let stand.
+    stuck = any(
+        v.index is not None and (v.table is None or v.unplayable is not None)
+        for v in report.violations
+    )
+    if stuck or report.stopped:
+        return None
+    return legal.position(game).as_json()
+
+
+def _head(
+    report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
+) -> dict[str, Any]:
+    """A replay without its steps, as ``viewer`` sees it."""
+    verdict = report.as_json(label)
+    verdict["violations"] = [violation(v, viewer) for v in report.violations]
+    verdict["undetermined"] = [note(v) for v in report.undetermined]
+    if nxt is not None and viewer is not None:
+        nxt = {
+            **nxt,
+            "legal": [f for f in nxt["legal"] if not _mentions_hidden(f, viewer)],
+            "with_unseen": [],
+            "with_unseen_undetermined": [],
+        }
+    return {
+        "file": label,
+        "variant": report.variant,
+        "players": list(report.players),
+        "viewer": viewer,
+        "check": verdict,
+        "start": table(report.start, viewer) if report.start is not None else None,
+        "next": nxt,
     }
 
 
@@ -241,46 +335,170 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     what ``legal --json`` lists after the last action (None past a violation or
     when the game is over).  With ``viewer`` no other player's card appears.
     """
-    document = _document(text)
-    if isinstance(document, Session):
-        raise BadInput(
-            f"{label} is a session of {len(document.games)} games: the page replays one game; "
-            "'adjudicator check' checks a session",
-            400,
-        )
-    game = document
-    if viewer is not None and viewer not in game.players:
-        raise BadInput(f"as {viewer}: not a player of the record ({', '.join(game.players)})", 400)
-    try:
-        report = adjudicate(game, steps=True)
-    except RecordError as exc:
-        raise BadInput(str(exc)) from None
-    verdict = report.as_json(label)
-    verdict["violations"] = [violation(v, viewer) for v in report.violations]
-    verdict["undetermined"] = [note(v) for v in report.undetermined]
-    nxt = None
-    # A claim alone stops nothing, nor an irregularity the table took back or let stand.
-    stuck = any(
-        v.index is not None and (v.table is None or v.unplayable is not None)
-        for v in report.violations
-    )
-    if not stuck and not report.stopped:
-        where = legal.position(game)
-        nxt = where.as_json()
-        if viewer is not None:
-            nxt["legal"] = [f for f in nxt["legal"] if not _mentions_hidden(f, viewer)]
-            nxt["with_unseen"] = []
-            nxt["with_unseen_undetermined"] = []
-    return {
-        "file": label,
-        "variant": report.variant,
-        "players": list(report.players),
-        "viewer": viewer,
-        "check": verdict,
-        "start": table(report.start, viewer) if report.start is not None else None,
-        "steps": [_step(s, viewer) for s in report.steps],
-        "next": nxt,
-    }
+    game, report = _replayed(text, [viewer], label)
+    head = _head(report, viewer, label, _next(game, report))
+    nxt = head.pop("next")
+    return {**head, "steps": [_step(s, viewer) for s in report.steps], "next": nxt}
+
+
+# --- many views of one replay, packed (the HTML export) -------------------------------
+
+_SAME = object()
+
+
+def _diff(before: Any, after: Any) -> Any:
+    """How to make ``after`` from ``before`` (JSON values), or ``_SAME``.
+
+    A scalar is itself; ``{"=": value}`` replaces; any other object patches: a
+    dict's changed keys, a list's changed positions (``"3"``) and what it grew by
+    (``"+"``).  :func:`patched` (and ``patched`` in app.js) apply it.  Values Python
+    holds equal are the same (``1`` and ``true``): a table's field has one type.
+    """
+    if type(before) is type(after) and before == after:
+        return _SAME
+    if (
+        isinstance(after, dict)
+        and isinstance(before, dict)
+        and before.keys() == after.keys()
+        and "=" not in after
+        and "+" not in after
+    ):
+        patch = {}
+        for key, value in after.items():
+            change = _diff(before[key], value)
+            if change is not _SAME:
+                patch[key] = change
+        return patch
+    if isinstance(after, list) and isinstance(before, list) and len(after) >= len(before):
+        patch = {}
+        for i, (old, new) in enumerate(zip(before, after, strict=False)):
+            change = _diff(old, new)
+            if change is not _SAME:
+                patch[str(i)] = change
+        if len(after) > len(before):
+            patch["+"] = after[len(before) :]
+        return patch
+    if isinstance(after, dict | list):
+        return {"=": after}
+    return after
+
+
+def patched(before: Any, patch: Any) -> Any:
+    """``before`` with ``patch`` (from :func:`_diff`) applied; ``before`` is not changed."""
+    if not isinstance(patch, dict):
+        return patch
+    if "=" in patch:
+        return patch["="]
+    if isinstance(before, list):
+        after: Any = before + patch.get("+", [])
+        for key, change in patch.items():
+            if key != "+":
+                after[int(key)] = patched(before[int(key)], change)
+        return after
+    after = dict(before)
+    for key, change in patch.items():
+        after[key] = patched(before[key], change)
+    return after
+
+
+def _flat_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_diff` of two dicts of the same keys, their values replaced whole (a seat)."""
+    patch = {}
+    for key, value in after.items():
+        old = before[key]
+        if type(old) is not type(value) or old != value:
+            patch[key] = {"=": value} if isinstance(value, dict | list) else value
+    return patch
+
+
+def _seat_changes(
+    before: dict[str, Any], after: dict[str, Any]
+) -> dict[int, tuple[str, dict[str, Any], dict[str, Any]]] | None:
+    """The seats that changed from one table to the next: by position, the player and the
+    patch as the player sees the seat, and as everyone else does.  None when the tables
+    are not of the same seats (then a table is given whole)."""
+    old, new = before["seats"], after["seats"]
+    if before.keys() != after.keys() or len(old) != len(new):
+        return None
+    changes = {}
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        if a != b:
+            changes[i] = (b["name"], _flat_diff(a, b), _flat_diff(hidden_seat(a), hidden_seat(b)))
+    return changes
+
+
+def packed_replays(
+    text: str, viewers: list[str | None], label: str = STDIN_LABEL
+) -> dict[str, Any]:
+    """:func:`replay` for each of ``viewers`` (None: everyone), packed for one file.
+
+    The record is adjudicated once.  ``steps`` holds what each step says, the
+    same for every viewer; each view (keyed by viewer, ``""`` for everyone) is
+    its replay without ``steps``, plus ``tables``: the table after each step as
+    a patch on the one before (:func:`_diff`; the first on ``start``), and
+    ``violations_at``: the refused step's violation by position.  A one-player
+    view's patches are made from its own tables: it names no other hand.
+    :func:`unpacked` (and the page's script) gives back :func:`replay`'s answer.
+    """
+    game, report = _replayed(text, viewers, label)
+    nxt = _next(game, report)
+    held: dict[Any, list[str]] = {}
+    start = _table(report.start, held) if report.start is not None else None
+    full = [_table(s.table, held) for s in report.steps]
+    # Per step, the patch as each view sees it: everyone; each player whose seat changed
+    # (their own cards); every other player (the changed seats as counts).  Views of
+    # players whose seat did not change share one patch.
+    patches: list[tuple[dict[str | None, Any], dict[str, Any] | None]] = []
+    for before, after in zip([start, *full], full, strict=False):
+        changes = None if before is None else _seat_changes(before, after)
+        if before is None or changes is None:
+            patches.append(({}, after))  # given whole: each view hides it for itself
+            continue
+        rest = {}
+        for key, value in after.items():
+            if key != "seats" and (change := _diff(before[key], value)) is not _SAME:
+                rest[key] = change
+        by_viewer: dict[str | None, Any] = {}
+        for viewer in (None, "", *(name for name, _, _ in changes.values())):
+            seats = {}
+            for i, (name, seen, unseen) in changes.items():
+                patch = seen if viewer is None or name == viewer else unseen
+                if patch:
+                    seats[str(i)] = patch
+            by_viewer[viewer] = {**rest, "seats": seats} if seats else rest
+        patches.append((by_viewer, None))
+    views = {}
+    for viewer in viewers:
+        tables = []
+        for by_viewer, whole in patches:
+            if whole is not None:
+                tables.append({"=": whole if viewer is None else hide(whole, viewer)})
+            elif viewer in by_viewer:
+                tables.append(by_viewer[viewer])
+            else:  # a player whose seat did not change sees what any other player sees
+                tables.append(by_viewer[""])
+        views[viewer or ""] = {
+            **_head(report, viewer, label, nxt),
+            "tables": tables,
+            "violations_at": {
+                str(k): violation(s.violation, viewer)
+                for k, s in enumerate(report.steps)
+                if s.violation is not None
+            },
+        }
+    return {"steps": [_said(s) for s in report.steps], "views": views}
+
+
+def unpacked(packed: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
+    """One view of :func:`packed_replays` as :func:`replay` gives it (app.js does the same)."""
+    view = dict(packed["views"][viewer or ""])
+    tables, violations = view.pop("tables"), view.pop("violations_at")
+    nxt = view.pop("next")
+    steps, shown = [], view["start"]
+    for k, said in enumerate(packed["steps"]):
+        shown = patched(shown, tables[k])
+        steps.append({**said, "violation": violations.get(str(k)), "table": shown})
+    return {**view, "steps": steps, "next": nxt}
 
 
 def judge_text(text: str) -> Report:

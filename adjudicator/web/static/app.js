@@ -89,11 +89,48 @@ async function api(path, body) {
   return data;
 }
 
-async function rule(record, viewer) {
-  if (EMBEDDED) {
-    const data = JSON.parse(EMBEDDED.textContent);
-    return data.views[viewer || ""];
+// --- the embedded replay (replay --html): read once, each view unpacked when first shown
+
+let embeddedData = null;
+const unpackedViews = new Map();
+
+function embedded() {
+  if (embeddedData === null) embeddedData = JSON.parse(EMBEDDED.textContent);
+  return embeddedData;
+}
+
+function patched(before, patch) {
+  // as calls.patched: a scalar is itself, {"=": v} replaces, any other object patches
+  // (a dict's changed keys; a list's changed positions and what it grew by, "+")
+  if (patch === null || typeof patch !== "object") return patch;
+  if ("=" in patch) return patch["="];
+  if (Array.isArray(before)) {
+    const after = before.concat(patch["+"] || []);
+    for (const [key, change] of Object.entries(patch)) if (key !== "+") after[key] = patched(before[key], change);
+    return after;
   }
+  const after = { ...before };
+  for (const [key, change] of Object.entries(patch)) after[key] = patched(before[key], change);
+  return after;
+}
+
+function unpacked(name) {
+  // as calls.unpacked: the view as /api/replay answers it, its tables rebuilt step by step
+  if (!unpackedViews.has(name)) {
+    const data = embedded();
+    const { tables, violations_at: violations, next, ...head } = data.views[name];
+    let shown = head.start;
+    const steps = data.steps.map((said, k) => {
+      shown = patched(shown, tables[k]);
+      return { ...said, violation: violations[k] ?? null, table: shown };
+    });
+    unpackedViews.set(name, { ...head, steps, next });
+  }
+  return unpackedViews.get(name);
+}
+
+async function rule(record, viewer) {
+  if (EMBEDDED) return unpacked(viewer || "");
   const query = viewer ? `?as=${encodeURIComponent(viewer)}` : "";
   return api(`/api/replay${query}`, record);
 }
@@ -339,7 +376,7 @@ async function load(record, where = "end") {
   page.pos = where === "violation" && bad >= 0 ? bad + 1 : where === "start" ? 0 : steps.length;
   if (typeof where === "number") page.pos = steps.findIndex((s) => s.index === where) + 1 || steps.length;
   const viewer = $("viewer");
-  const views = EMBEDDED ? Object.keys(JSON.parse(EMBEDDED.textContent).views) : ["", ...page.result.players];
+  const views = EMBEDDED ? Object.keys(embedded().views) : ["", ...page.result.players];
   viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || "everyone (all hands)" })));
   viewer.value = page.viewer;
   screen("table");
@@ -610,7 +647,7 @@ async function start() {
   window.addEventListener("hashchange", openHash);
 
   if (EMBEDDED) {
-    const data = JSON.parse(EMBEDDED.textContent);
+    const data = embedded();
     for (const id of ["go-new", "go-open", "copy-link"]) $(id).hidden = true;
     $("download").hidden = !data.record; // one player's view carries no record
     page.viewer = data.viewer;
