@@ -516,3 +516,24 @@ def test_every_public_function_raises_record_error_for_bad_input(value: Any) -> 
             text = str(exc)
             assert "\n" not in text and len(text) < 400, (name, text)
         # anything else escaping fails the test with its traceback: that is the point
+
+
+def test_a_phase_one_start_is_written_out_as_one_without_a_warning() -> None:
+    """The start union's discriminator read only dicts: writing a built phase-one start
+    out again (the canonical form, replay --html) took it for a phase-two start, and
+    pydantic printed a serializer warning on the command's standard error."""
+    import warnings
+
+    from adjudicator.record import canonical, parse_record
+
+    samples = Path(__file__).parent.parent / "sample_games"
+    for name in ("atlanta_receiver_shuffles.json", "goat_virtuoso.json"):
+        data = json.loads((samples / name).read_text(encoding="utf-8"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            written = canonical(parse_record(data))
+        assert written["start"]["phase"] == 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            again = canonical(parse_record(written))
+        assert again["start"] == written["start"]

@@ -244,7 +244,9 @@ class StartPhaseOne(BaseModel):
 
 
 def _start_kind(value: Any) -> str:
-    if isinstance(value, dict) and value.get("phase") == 1:
+    """Which start a value is: a record's dict by its ``phase``, a built model (as it is
+    written out again) by its class."""
+    if isinstance(value, StartPhaseOne) or (isinstance(value, dict) and value.get("phase") == 1):
         return "one"
     return "two"
 
