@@ -54,6 +54,7 @@ def main() -> None:
                 check=True,
                 capture_output=True,
                 text=True,
+                cwd=tmp,  # not the repository: "-c" puts the folder it runs in first
             ).stdout.strip()
             if not where.startswith(path):
                 sys.exit(f"{label}: imports {where}, not the package under {path}")

@@ -201,9 +201,11 @@ def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
 
 def read_marks(entries: Sequence[Any]) -> dict[int, str]:
     """What the table did about each marked action of a record, by index."""
-    texts = [e for e in entries if type(e) is str]
-    if len(texts) == len(entries) and MARK_SEP not in "\n".join(texts):
-        return {}  # all strings and none marked: the usual record, read at C speed
+    try:
+        if MARK_SEP not in "\n".join(entries):
+            return {}  # all strings and none marked: the usual record, read at C speed
+    except TypeError:  # an action in object form: looked at one by one below
+        pass
     out: dict[int, str] = {}
     for index, entry in enumerate(entries):
         if type(entry) is str:
