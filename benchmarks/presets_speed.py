@@ -29,9 +29,9 @@ import json
 import os
 import random
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
+
+from timing import best_of
 
 from adjudicator.bulk import Source, check_source
 from adjudicator.rules.presets import PRESETS
@@ -42,20 +42,6 @@ CHECK_TARGET = {"pagat": 600_000}
 CHECK_TARGET_OTHERS = 400_000
 CHESS_RATIO_TARGET = 10.0
 SEED = 26
-
-
-def best_of(repeat: int, run: Callable[[], None]) -> float:
-    """The least CPU time of ``repeat`` runs, in seconds.
-
-    CPU time of this process, not wall time: on a machine shared with other
-    busy processes the wall clock counts their turns too.
-    """
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def tables() -> list[tuple[str, int]]:

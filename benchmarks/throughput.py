@@ -24,8 +24,9 @@ import resource
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best_of
 
 from adjudicator.bulk import Source, check_source
 from adjudicator.record import build_game, loads, parse_record
@@ -46,17 +47,6 @@ def corpus(args: argparse.Namespace) -> list[str]:
         json.dumps(record, ensure_ascii=False)
         for record in simulate(args.variant, args.players, args.seed, args.games)
     ]
-
-
-def best_of(repeat: int, run: Callable[[], None]) -> float:
-    """The fastest of ``repeat`` timed runs, in seconds of this process's CPU time (on a
-    shared machine the wall clock counts other processes' turns too)."""
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def main() -> None:
