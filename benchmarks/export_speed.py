@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable
 from typing import Any
+
+from timing import best_of
 
 from adjudicator import bulk, export
 from adjudicator.adjudicate import adjudicate
@@ -33,12 +34,9 @@ from adjudicator.web import calls
 
 def best(repeat: int, work: Callable[[], Any]) -> tuple[float, Any]:
     """The least CPU seconds ``work`` took over ``repeat`` runs, and what it gave."""
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.process_time()
-        result = work()
-        times.append(time.process_time() - start)
-    return min(times), result
+    kept: list[Any] = []
+    seconds = best_of(repeat, lambda: kept.append(work()))
+    return seconds, kept[-1]
 
 
 def main() -> None:
