@@ -272,7 +272,8 @@ def _check_run(
             as_json=as_json,
             max_size=max_size,
             go_on=go_on,
-        )
+        ),
+        dask=dask_address is not None,
     )
     with closing(results), _progress(err, total, "checking") as advance:
         for checked in results:
@@ -321,16 +322,22 @@ def _check_run(
 
 
 def _cluster_errors(
-    check: Callable[[], Iterator[bulk.Checked]],
+    check: Callable[[], Iterator[bulk.Checked]], dask: bool
 ) -> Generator[bulk.Checked, None, None]:
     """A :class:`cluster.ClusterError` becomes one line and exit status 2, wherever it is
-    raised (on connecting, or halfway through a run)."""
+    raised (on connecting, or halfway through a run).
+
+    distributed's own log lines are off meanwhile: the run says in one line why it
+    ended, and a run cut short with batches still out would otherwise add the local
+    scheduler's "couldn't gather keys" as the client closes.
+    """
     from adjudicator import cluster
 
-    try:
-        yield from check()
-    except cluster.ClusterError as exc:
-        _mistake(exc.message)
+    with cluster.distributed_quiet(dask):
+        try:
+            yield from check()
+        except cluster.ClusterError as exc:
+            _mistake(exc.message)
 
 
 def _one_line(text: str) -> str:

@@ -32,6 +32,7 @@ its error line is word for word the local one.
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import signal
 import threading
@@ -190,6 +191,29 @@ def _ctrl_c_deferred() -> Iterator[list[int]]:
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def distributed_quiet(dask: bool = True) -> Iterator[None]:
+    """distributed's loggers in this process off (for a ``dask`` run), as they were after.
+
+    Each of its loggers has a level and a handler of its own, so each is switched
+    off; distributed is imported first, so that they all exist.
+    """
+    changed: list[logging.Logger] = []
+    if dask:
+        with suppress(ImportError):
+            import distributed  # noqa: F401  (its loggers are made as it is imported)
+        for name, logger in list(logging.Logger.manager.loggerDict.items()):
+            ours = name == "distributed" or name.startswith("distributed.")
+            if ours and isinstance(logger, logging.Logger) and not logger.disabled:
+                logger.disabled = True
+                changed.append(logger)
+    try:
+        yield
+    finally:
+        for logger in changed:
+            logger.disabled = False
 
 
 def check_batch(batch: list[Source], keep_text: bool = False) -> list[Checked]:
