@@ -24,7 +24,7 @@ or invalid, an invalid verdict whose error is not one line, output that
 cannot be printed, a simulated game that does not check legal, an input
 that takes more than ``--max-seconds`` of CPU time (reading, checking and
 printing it; CPU, not wall time, so that a busy machine does not make
-escapes), a worker whose memory grows by more
+escapes; the CLI phase has 15 times as long), a worker whose memory grows by more
 than ``--max-growth-mb``, or one that hangs (killed after ``--hang-seconds``)
 or dies.  Escapes are grouped by a signature and printed with the indices
 that reproduce them.
@@ -46,6 +46,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -75,6 +76,13 @@ PLACEHOLDER = "@@fuzz-placeholder@@"
 MIB = 1 << 20
 MAX_ERROR = 400
 """Characters an error may hold: the values it quotes are cut (the record's ``_shown``)."""
+CLI_SECONDS = [0.0]
+"""CPU time this process spent in the CLI phase: timed apart, against its own limit."""
+CLI_LIMIT = 15
+"""The CLI phase (three checks and a replay with its page) may take this many times
+``--max-seconds``."""
+BIG_RECORD = 30_000
+"""Bytes from which the CLI phase replays one step in the terminal, not every step."""
 SIM_MAX_ACTIONS = 3000
 """Games simulated under random options are cut here (some option sets circle for ever)."""
 
@@ -1026,7 +1034,9 @@ def check_input(item: Input, folder: Path, cli: bool) -> list[tuple[str, str]]:
         escapes.append(("no verdict", "a record file gave no verdict"))
     escapes.extend(check_library(item))
     if cli and not escapes:
+        began = time.process_time()
         escapes.extend(run_cli(path))
+        CLI_SECONDS[0] += time.process_time() - began
     return escapes
 
 
@@ -1066,7 +1076,10 @@ def run_cli(path: Path) -> list[tuple[str, str]]:
     sort = ["--write-legal", str(written["legal"]), "--write-illegal", str(written["illegal"])]
     runs = [["check", "--json", str(path)], ["check", str(path)], ["check", str(path), *sort]]
     if path.suffix == ".json":
-        runs.append(["replay", str(path), "--html", str(page)])
+        # The page holds the whole replay either way; a big record's terminal text (its
+        # every step, some 4 ms each at 20 players) is cut to one step.
+        big = ["--step", "0"] if path.stat().st_size > BIG_RECORD else []
+        runs.append(["replay", str(path), "--html", str(page), *big])
     statuses: list[str] = []
     for args in runs:
         result = CliRunner().invoke(main, args)
@@ -1157,6 +1170,7 @@ class Totals:
     slowest_index: int = -1
     peak_rss: float = 0.0
     escapes: list[Escape] = field(default_factory=list)
+    interrupted: bool = False
 
     def merge(self, other: Totals) -> None:
         self.count += other.count
@@ -1190,8 +1204,12 @@ def work(
                 totals.escapes.append(Escape(f"harness: {signature(exc)}", index, "?", "", 0))
                 continue
             start = time.process_time()  # CPU time: other processes' load adds nothing
+            in_cli = CLI_SECONDS[0]
             found = check_input(item, folder, cli=index % limits.cli_every == 0)
-            seconds = time.process_time() - start
+            cli_seconds = CLI_SECONDS[0] - in_cli
+            seconds = time.process_time() - start - cli_seconds
+            if cli_seconds > limits.max_seconds * CLI_LIMIT:
+                found.append((f"slow in the CLI: {item.kind}", f"{cli_seconds:.2f} s of CPU"))
             totals.count += 1
             totals.kinds[item.kind] += 1
             if seconds > totals.slowest:
@@ -1218,6 +1236,8 @@ def work(
 def _worker(
     seed: int, indices: range, pool: Pool, limits: Limits, out: Any, current: Any, root: str
 ) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM: it kills the workers
     gb = int(limits.address_space_gb * 1024 * MIB)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (gb, gb))
@@ -1233,7 +1253,7 @@ def run(
     per_table: int = 3,
     limits: Limits | None = None,
     start: int = 0,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[Totals], None] | None = None,
 ) -> Totals:
     """Check inputs ``start .. start+count-1`` of ``seed``; in this process if ``workers`` is 0.
 
@@ -1258,7 +1278,7 @@ def _supervise(
     per_table: int,
     limits: Limits,
     start: int,
-    progress: Callable[[int], None] | None,
+    progress: Callable[[Totals], None] | None,
     root: str,
 ) -> Totals:
     context = multiprocessing.get_context("fork")
@@ -1286,37 +1306,48 @@ def _supervise(
 
     for slot in range(workers):
         launch(slot, start + slot)
-    while live:
-        try:
-            message = results.get(timeout=0.5)
-        except queue.Empty:
-            message = ...
-        if isinstance(message, Totals):
-            totals.merge(message)
-            if progress is not None:
-                progress(totals.count)
-        now = time.monotonic()
-        for slot, (process, current, last, since) in list(live.items()):
-            index = current.value
-            if index != last:
-                live[slot] = (process, current, index, now)
-                continue
-            silent = now - since > limits.hang_seconds + (60 if index < 0 else 0)
-            if not process.is_alive() and process.exitcode == 0:
-                del live[slot]
-                processed += len(ranges[slot])
-                continue
-            if silent or not process.is_alive():
-                what = "hang" if process.is_alive() else f"died (exit {process.exitcode})"
-                process.kill()
-                process.join()
-                del live[slot]
-                if index < 0:
-                    totals.escapes.append(Escape(f"harness: worker {what}", -1, "?", "", 0))
+    early_deaths: Counter[int] = Counter()
+    try:
+        while live:
+            try:
+                message = results.get(timeout=0.5)
+            except queue.Empty:
+                message = ...
+            if isinstance(message, Totals):
+                totals.merge(message)
+                if progress is not None:
+                    progress(totals)
+            now = time.monotonic()
+            for slot, (process, current, last, since) in list(live.items()):
+                index = current.value
+                if index != last:
+                    live[slot] = (process, current, index, now)
                     continue
-                totals.escapes.append(Escape(what, index, "?", what, 0))
-                processed += ranges[slot].index(index) + 1
-                launch(slot, index + workers)
+                silent = now - since > limits.hang_seconds + (60 if index < 0 else 0)
+                if not process.is_alive() and process.exitcode == 0:
+                    del live[slot]
+                    processed += len(ranges[slot])
+                    continue
+                if silent or not process.is_alive():
+                    what = "hang" if process.is_alive() else f"died (exit {process.exitcode})"
+                    process.kill()
+                    process.join()
+                    del live[slot]
+                    if index < 0:  # before its first input: once more, then give up its range
+                        totals.escapes.append(Escape(f"harness: worker {what}", -1, "?", "", 0))
+                        early_deaths[slot] += 1
+                        if early_deaths[slot] < 2:
+                            launch(slot, ranges[slot].start)
+                        continue
+                    totals.escapes.append(Escape(what, index, "?", what, 0))
+                    processed += ranges[slot].index(index) + 1
+                    launch(slot, index + workers)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): what is known, workers gone
+        totals.interrupted = True
+        for process, _, _, _ in live.values():
+            process.kill()
+            process.join()
+        processed = totals.count
     while True:  # what the last workers sent before they ended
         try:
             message = results.get(timeout=0.2)
@@ -1340,6 +1371,8 @@ def summary(totals: Totals, seed: int, seconds: float) -> str:
         + ", ".join(f"{kind} {n}" for kind, n in sorted(totals.kinds.items())),
         f"escapes: {len(totals.escapes)} in {len(groups)} kinds",
     ]
+    if totals.interrupted:
+        lines.insert(0, "fuzz: interrupted; the figures below are what the workers had reported")
     for sig, escapes in sorted(groups.items(), key=lambda kv: -len(kv[1])):
         smallest = escapes[0]
         lines.append(
@@ -1395,12 +1428,23 @@ def main() -> None:
     began = time.perf_counter()
     last = [0.0]
 
-    def progress(done: int) -> None:
+    seen: set[str] = set()
+
+    def progress(totals: Totals) -> None:
+        for escape in totals.escapes:  # each new kind at once: a run cut short still tells
+            if escape.signature not in seen:
+                seen.add(escape.signature)
+                print(f"  new escape: {escape.signature} (--only {escape.index})", flush=True)
         if time.perf_counter() - last[0] > 15:
             last[0] = time.perf_counter()
-            rate = done / (last[0] - began)
-            print(f"  {done:,} inputs, {rate:,.0f}/s", file=sys.stderr, flush=True)
+            rate = totals.count / (last[0] - began)
+            print(
+                f"  {totals.count:,} inputs, {rate:,.0f}/s, {len(totals.escapes)} escapes",
+                file=sys.stderr,
+                flush=True,
+            )
 
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as Ctrl-C: stop, then sum up
     totals = run(args.count, args.seed, args.workers, args.per_table, limits, args.start, progress)
     seconds = time.perf_counter() - began
     print(summary(totals, args.seed, seconds))
