@@ -203,8 +203,6 @@ def check(
         for status, target in targets.items():
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
-        if go_on is not None and dask_address is not None:
-            _mistake("--go-on is not available with --dask: check on local processes (--jobs)")
         _check_run(
             paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
         )

@@ -216,9 +216,11 @@ def distributed_quiet(dask: bool = True) -> Iterator[None]:
             logger.disabled = False
 
 
-def check_batch(batch: list[Source], keep_text: bool = False) -> list[Checked]:
+def check_batch(
+    batch: list[Source], keep_text: bool = False, go_on: str | None = None
+) -> list[Checked]:
     """What a worker runs: :func:`bulk.check_source` on each record of a batch."""
-    return [bulk.check_source(source, keep_text) for source in batch]
+    return [bulk.check_source(source, keep_text, go_on=go_on) for source in batch]
 
 
 def shippable(source: Source, max_size: int = MAX_RECORD_SIZE) -> Source | Checked:
@@ -245,6 +247,7 @@ def check_on(
     window: int | None = None,
     keep_text: bool = False,
     max_size: int = MAX_RECORD_SIZE,
+    go_on: str | None = None,
 ) -> Iterator[Checked]:
     """Verdicts on ``items`` in input order, checked on ``client``'s workers.
 
@@ -276,7 +279,7 @@ def check_on(
     try:
         shipped = (shippable(source, max_size) for source in items)
         for chunk in _chunks(shipped, batch):
-            pending.extend(_submit(client, chunk, keep_text))
+            pending.extend(_submit(client, chunk, keep_text, go_on))
             while len(pending) > window:
                 yield from drain(pending.popleft())
         while pending:
@@ -295,7 +298,10 @@ def _chunks(items: Iterable[Source | Checked], size: int) -> Iterator[list[Sourc
 
 
 def _submit(
-    client: distributed.Client, chunk: list[Source | Checked], keep_text: bool = False
+    client: distributed.Client,
+    chunk: list[Source | Checked],
+    keep_text: bool = False,
+    go_on: str | None = None,
 ) -> Iterator[Any]:
     """Futures for the runs of Sources in ``chunk``; verdicts found here pass through as-is."""
     run: list[Source] = []
@@ -304,7 +310,7 @@ def _submit(
             run.append(item)
             continue
         if run:
-            future: Any = client.submit(check_batch, run, keep_text, pure=False)
+            future: Any = client.submit(check_batch, run, keep_text, go_on, pure=False)
             future.records = (run[0].label, run[-1].label)  # to name them if the batch is lost
             yield future
             run = []
@@ -335,6 +341,7 @@ def check_at(
     items: Iterable[Source],
     keep_text: bool = False,
     max_size: int = MAX_RECORD_SIZE,
+    go_on: str | None = None,
 ) -> Iterator[Checked]:
     """Connect to ``address`` now, then check ``items`` there; the client closes at the end.
 
@@ -345,7 +352,7 @@ def check_at(
 
     def run() -> Iterator[Checked]:
         try:
-            yield from check_on(client, items, keep_text=keep_text, max_size=max_size)
+            yield from check_on(client, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
         finally:
             client.close()
 

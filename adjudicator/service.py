@@ -247,14 +247,12 @@ def check_paths(
     Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
     ``found`` collects the arguments that held no record; a record over ``max_size``
     bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
-    'stands' (not on a Dask cluster: ValueError)."""
-    if go_on is not None and dask is not None:
-        raise ValueError("--go-on is not available with --dask: check on local processes")
+    'stands'."""
     items = bulk.sources(paths, found, max_size)
     if dask is not None:
         from adjudicator import cluster
 
-        return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size)
+        return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
     return bulk.check_all(
         items,
         bulk.workers(jobs, records),

@@ -105,6 +105,15 @@ def test_human_output_on_dask_is_the_local_output(client: Any, corpus: list[str]
     assert "Checked" in local[1] and ": illegal" in local[1] and ": invalid" in local[1]
 
 
+@pytest.mark.parametrize("go_on", ["taken-back", "stands"])
+def test_go_on_on_dask_is_the_local_run(client: Any, corpus: list[str], go_on: str) -> None:
+    local = run("check", "--json", "--go-on", go_on, *corpus)
+    assert run("check", "--json", "--go-on", go_on, "--dask", address(client), *corpus) == local
+    followed = [json.loads(line) for line in local[1].splitlines()]
+    # the swapped game is followed past its first irregularity, to its end
+    assert any(v["status"] == "illegal" and v["applied"] == v["actions"] for v in followed)
+
+
 def test_dask_local_starts_its_own_cluster(client: Any, corpus: list[str]) -> None:
     assert run("check", "--json", "--dask", "local:1", *corpus) == run("check", "--json", *corpus)
 
