@@ -207,7 +207,10 @@ def test_replay_steps_forward_back_and_to_the_first_violation(
     page.get_by_role("button", name="Open", exact=True).click()
     page.wait_for_selector(".violation")
     first_bad = report.violations[0].index
-    assert page.locator("#where").inner_text() == f"After action {first_bad} of {len(report.steps)}"
+    assert (
+        page.locator("#where").inner_text()
+        == f"After action {first_bad} · step {first_bad + 1} of {len(report.steps)}"
+    )
     expected = [
         f"{s.index}. "
         + (attempt(s.words, s.violation.player or "", s.action) if s.violation else s.words)
@@ -219,15 +222,18 @@ def test_replay_steps_forward_back_and_to_the_first_violation(
     assert page.locator(".violation").count() == 0
     page.get_by_role("button", name="Forward").click()
     page.get_by_role("button", name="Forward").click()
-    assert page.locator("#where").inner_text() == f"After action 1 of {len(report.steps)}"
+    assert page.locator("#where").inner_text() == f"After action 1 · step 2 of {len(report.steps)}"
     seats = page.locator(".seat").all_inner_texts()
     table = report.steps[1].table
     assert len(seats) == len(table.names)
     page.get_by_role("button", name="Back").click()
-    assert page.locator("#where").inner_text() == f"After action 0 of {len(report.steps)}"
+    assert page.locator("#where").inner_text() == f"After action 0 · step 1 of {len(report.steps)}"
     layout_ok(page, "replay")
     page.get_by_role("button", name="First violation").click()
-    assert page.locator("#where").inner_text() == f"After action {first_bad} of {len(report.steps)}"
+    assert (
+        page.locator("#where").inner_text()
+        == f"After action {first_bad} · step {first_bad + 1} of {len(report.steps)}"
+    )
     assert f"rule {report.violations[0].rule}" in page.locator("#ruling").inner_text()
 
 
@@ -328,11 +334,14 @@ def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Pat
     ready(page, target.as_uri())  # no server: the replay is in the file
     v = report.violations[0]
     assert f"rule {v.rule}" in page.locator("#ruling").inner_text()
-    assert page.locator("#where").inner_text() == f"After action {v.index} of {len(report.steps)}"
+    assert (
+        page.locator("#where").inner_text()
+        == f"After action {v.index} · step {v.index + 1} of {len(report.steps)}"
+    )
     page.get_by_role("button", name="Start", exact=True).click()
     assert page.locator("#where").inner_text() == "At the start"
     page.get_by_role("button", name="Forward").click()
-    assert page.locator("#where").inner_text() == f"After action 0 of {len(report.steps)}"
+    assert page.locator("#where").inner_text() == f"After action 0 · step 1 of {len(report.steps)}"
     assert page.locator("#moves").is_hidden()  # no engine at hand: nothing to play
     layout_ok(page, "replay --html")
 
@@ -370,7 +379,9 @@ def test_the_replay_html_file_shows_what_the_served_page_shows(
             tab.evaluate("() => document.getElementById('last').click()")
             with served.expect_response("**/api/replay**") if tab is served else nullcontext():
                 tab.select_option("#viewer", viewer)
-            expect(tab.locator("#where")).to_have_text(f"After action {last - 1} of {last}")
+            expect(tab.locator("#where")).to_have_text(
+                f"After action {last - 1} · step {last} of {last}"
+            )
         for position in range(last, -1, -1):
             shown = [tab.evaluate(at, position) for tab in (offline, served)]
             assert shown[0] == shown[1], (viewer, position)

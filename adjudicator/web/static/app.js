@@ -343,7 +343,12 @@ function drawSteps() {
     if (s.events.length) item.append(el("span", { class: "events", text: ` → ${s.events.join("; ")}` }));
     list.append(item);
   });
-  $("where").textContent = page.pos === 0 ? "At the start" : `After action ${page.pos - 1} of ${r.steps.length}`;
+  // the action's own number (as the list and the ruling give it), and where the step is
+  // among those replayed: a replay that stops at an illegal action has fewer steps than
+  // the record has actions
+  $("where").textContent = page.pos === 0
+    ? "At the start"
+    : `After action ${r.steps[page.pos - 1].index} · step ${page.pos} of ${r.steps.length}`;
   $("first").disabled = $("back").disabled = page.pos === 0;
   $("forward").disabled = $("last").disabled = page.pos === r.steps.length;
   $("to-violation").disabled = firstBad() < 0;
