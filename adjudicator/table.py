@@ -501,6 +501,9 @@ def cannot_play(state: State, action: Action) -> str | None:
     The cards must be where the act takes them from, and the act must have a place
     in the game now; everything else a standing irregularity may break.
     """
+    made_in = engine.made_in(state, action)
+    if made_in is not state:  # it first ends a sluffing window: judged where it is made
+        return cannot_play(made_in, action)
     names = state.names
     who = names[action.player]
     act = action.act

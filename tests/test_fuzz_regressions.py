@@ -184,3 +184,31 @@ def test_a_key_twice_in_text_that_is_no_json_is_not_json(text: str, said: str) -
     source = Source("x.json", text=text)
     checked = check_source(source)
     assert checked.status == "invalid" and checked.error == said
+
+
+@pytest.mark.parametrize("go_on", ["stands", "taken back"])
+def test_a_deal_nothing_calls_for_in_a_sluffing_window_cannot_stand(go_on: str) -> None:
+    """Seed 2612, #2717: a deal to nobody while the sluffing window of phase one's last
+    trick was open, let stand: ending the window first, it went on into phase two as a
+    play of no cards, and the next illegal action's alternatives failed on that empty
+    play (IndexError at phase_two.py:generate).  It is judged where it would be made."""
+    from adjudicator import adjudicate, load_record
+
+    record = json.loads(
+        (Path(__file__).parent.parent / "sample_games/helmfrid_sluff_last_trick.json").read_text()
+    )
+    record["actions"] = [
+        "Anna play AH",
+        "Bo play 9C",
+        "Cai play KD",
+        {"player": "Bo", "act": "deal", "to": {}},
+        "Anna play 9S",
+    ]
+    report = adjudicate(load_record(record), go_on=go_on)
+    first = report.violations[0]
+    assert (first.index, first.rule) == (3, "deal.none")
+    if go_on == "stands":
+        assert first.unplayable == "It cannot stand as played: nothing is to be dealt now"
+        assert report.applied == 3 and len(report.violations) == 1
+    else:  # taken back: the game goes on from the window, where Anna holds no 9♠
+        assert [v.rule for v in report.violations] == ["deal.none", "play.held"]

@@ -418,6 +418,14 @@ def unseen_actions(state: State) -> list[tuple[Action, Violation | None]]:
     return out
 
 
+def made_in(state: State, action: Action) -> State:
+    """The state ``action`` is made in: past the sluffing window or the optional deal it
+    ends first (a copy, as :func:`apply` would pass it), or ``state`` itself."""
+    if (state.decided is not None or state.deal is not None) and _passes(state, action):
+        return _ahead(state)
+    return state
+
+
 def moved_cards(state: State, action: Action) -> tuple[Card, ...]:
     """The cards a cardless ``pick`` or ``dare`` would move now (what naming them must say)."""
     if _closes_into_other_state(state, action):
