@@ -186,6 +186,9 @@ def _ctrl_c_deferred() -> Iterator[list[int]]:
     if threading.current_thread() is not threading.main_thread():
         yield caught
         return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # a background job: ignored as ever
+        yield caught
+        return
     previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         yield caught

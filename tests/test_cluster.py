@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -192,3 +194,20 @@ def test_a_batch_the_cluster_lost_is_one_line_naming_its_records(dask_bag: Any) 
     message = caught.value.format_message()
     assert "r.jsonl:1 to r.jsonl:3" in message and "KilledWorker" in message
     assert len(message.splitlines()) == 1
+
+
+def test_an_ignored_ctrl_c_stays_ignored_while_a_cluster_starts() -> None:
+    """A job started in the background ignores Ctrl-C; starting a local cluster used to
+    catch it for a moment all the same (and end the run with 130)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with cluster._ctrl_c_deferred() as caught:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+        assert caught == []
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with cluster._ctrl_c_deferred() as caught:  # and one that is not ignored is noted
+        os.kill(os.getpid(), signal.SIGINT)
+    assert caught == [signal.SIGINT]
