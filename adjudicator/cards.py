@@ -114,9 +114,19 @@ def a_rank(r: int) -> str:
     return ("an " if word in ("8", "ace") else "a ") + word
 
 
+QUOTED_CARDS = 60
+"""Cards a message or a narration names before it counts the rest: more than a hand in
+any real game, fewer than a record that names a card 300,000 times in one action."""
+
+
 def cards_text(cards: Iterable[Card]) -> str:
-    """Several cards in table form, separated by spaces."""
-    return " ".join(card_text(c) for c in cards)
+    """Several cards in table form, separated by spaces; past :data:`QUOTED_CARDS`,
+    the rest counted ("… and 349,465 more")."""
+    listed = cards if isinstance(cards, (list, tuple)) else list(cards)
+    if len(listed) <= QUOTED_CARDS:
+        return " ".join(card_text(c) for c in listed)
+    shown = " ".join(card_text(c) for c in listed[:QUOTED_CARDS])
+    return f"{shown} … and {len(listed) - QUOTED_CARDS:,} more"
 
 
 def suit_name(s: int, plural: bool = False) -> str:

@@ -243,7 +243,7 @@ def violation(
         where = f"game {v.game}, {where}"
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
-        lines.append(f": {legal.show(listed_form(v.action))}", style="red")
+        lines.append(f": {_cut(legal.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
         lines.append(f" ({v.table})", style="bold yellow")
     lines.append(f"\n  rule {v.rule}: ", style="red")
@@ -275,6 +275,17 @@ def violation(
                     style="dim",
                 )
     return lines
+
+
+QUOTED_ACTION = 300
+"""Characters of an illegal action the verdict line quotes before it cuts it short."""
+
+
+def _cut(action: str) -> str:
+    """An action as the verdict quotes it: whole, or cut short with its length said."""
+    if len(action) <= QUOTED_ACTION:
+        return action
+    return f"{action[:QUOTED_ACTION]}… ({len(action):,} characters)"
 
 
 def _act_word(v: Violation) -> str:

@@ -212,3 +212,28 @@ def test_a_deal_nothing_calls_for_in_a_sluffing_window_cannot_stand(go_on: str) 
         assert report.applied == 3 and len(report.violations) == 1
     else:  # taken back: the game goes on from the window, where Anna holds no 9♠
         assert [v.rule for v in report.violations] == ["deal.none", "play.held"]
+
+
+def test_an_action_naming_a_card_300000_times_is_quoted_cut_short() -> None:
+    """Seed 2613, #28163: one action naming 2♠ 349,525 times made a violation message of
+    a megabyte (play.count quoted every card), and the verdict line quoted the action
+    whole.  Both are cut; check --json keeps the action as the record wrote it."""
+    record = next(iter(simulate("koira", 4, 1, 2613)))
+    leader = record["actions"][0].split()[0]
+    record["actions"] = [f"{leader} play " + " ".join(["2S"] * 300_000)]
+    text = json.dumps(record)
+    checked = check_source(Source("r.json", text=text))
+    assert checked.status == "illegal"
+    message = checked.as_json()["violations"][0]["message"]
+    assert len(message) < 400 and message.endswith("… and 299,940 more)"), message
+    assert "300,000" in message
+    assert len(checked.as_json()["violations"][0]["action"]) == len(record["actions"][0])
+    path = Path(__file__).parent / "__fuzz_tmp__.json"
+    try:
+        path.write_text(text, encoding="utf-8")
+        code, out, exc = run("check", str(path))
+    finally:
+        path.unlink(missing_ok=True)
+    assert exc is None and code == 1
+    assert max(len(line) for line in out.splitlines()) < 400
+    assert f"… ({len(record['actions'][0]):,} characters)" in out

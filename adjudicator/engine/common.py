@@ -218,7 +218,7 @@ def one_card(state: State, action: Action, what: str) -> Violation | None:
     return Violation(
         "play.count",
         f"{what} is one card; {state.names[action.player]} named "
-        + ("none" if count == 0 else f"{count} ({cards_text(action.cards)})"),
+        + ("none" if count == 0 else f"{count:,} ({cards_text(action.cards)})"),
     )
 
 

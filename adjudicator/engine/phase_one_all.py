@@ -577,7 +577,7 @@ def check(state: State, action: Action) -> Violation | None:
         return Violation(
             "play.count",
             f"A play in phase one is {allowed}; {names[p]} named "
-            + (f"{len(cards)} ({cards_text(cards)})" if cards else "none"),
+            + (f"{len(cards):,} ({cards_text(cards)})" if cards else "none"),
         )
     rank1 = state.rank1
     if len({rank1[c] for c in cards}) > 1:

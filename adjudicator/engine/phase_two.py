@@ -97,7 +97,7 @@ def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
         return None
     min_run = state.options.min_run
     if not min_run:
-        return f"a play in phase two is one card here, not {len(cards)} ({card_list(cards)})"
+        return f"a play in phase two is one card here, not {len(cards):,} ({card_list(cards)})"
     s = suit(cards[0])
     for a, b in pairwise(cards):
         if suit(b) != s or b != a + 1:

@@ -26,9 +26,10 @@ that takes more than ``--max-seconds`` of CPU time (reading, checking and
 printing it; CPU, not wall time, so that a busy machine does not make
 escapes; per 1,000 lines of a JSON Lines file; the CLI phase has 15 times as
 long), a worker whose memory grows by more than ``--max-growth-mb`` (from input to
-input: a CLI phase's peak, which the heap keeps, starts a new baseline), or one that hangs (killed after ``--hang-seconds``)
-or dies.  Escapes are grouped by a signature and printed with the indices
-that reproduce them.
+input: a CLI phase's peak, which the heap keeps, starts a new baseline), a violation
+whose message runs over lines or past 1,000 characters, or a worker that hangs
+(killed after ``--hang-seconds``) or dies.  Escapes are grouped by a signature and
+printed with the indices that reproduce them.
 
 Not collected by pytest (the file name does not start with ``test_``);
 ``tests/test_fuzz_smoke.py`` runs a few hundred inputs of it in the suite.
@@ -75,6 +76,8 @@ LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Every character ``str.splitlines`` breaks a line at."""
 PLACEHOLDER = "@@fuzz-placeholder@@"
 MIB = 1 << 20
+MAX_MESSAGE = 1000
+"""Characters a violation's message may hold: a hand and a play of 60 cards each, quoted."""
 MAX_ERROR = 400
 """Characters an error may hold: the values it quotes are cut (the record's ``_shown``)."""
 CLI_SECONDS = [0.0]
@@ -997,6 +1000,11 @@ def judge(checked: Any, expect_legal: bool) -> str | None:
                 return f"applied {game.applied} of {game.actions}"
         if checked.status == "illegal" and not report.violations:
             return "illegal without a violation"
+        for v in report.violations:  # a message quotes what it must, cut short
+            if LINE_BREAKS.search(v.message):
+                return "multi-line violation message"
+            if len(v.message) > MAX_MESSAGE:
+                return f"violation message over {MAX_MESSAGE} characters ({v.rule})"
     if expect_legal and checked.status != "legal":
         return f"a legal game checked {checked.status}: {checked.error or ''}"[:300]
     return None
