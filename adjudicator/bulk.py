@@ -25,7 +25,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -704,6 +704,7 @@ def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
     and the pool's own thread done with its cleaning up (left to run on, it races
     Python's exit: a traceback from a closed pipe, or an exit that waits forever)."""
     manager = getattr(pool, "_executor_manager_thread", None)  # no public way either
+    results = getattr(pool, "_result_queue", None)  # (shutdown forgets both)
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -714,7 +715,18 @@ def _kill(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
             process.kill()
             process.join(1)
     if manager is not None:
-        manager.join(5)
+        manager.join(1)
+        if manager.is_alive():
+            # A worker killed halfway through sending its verdicts leaves the pool's
+            # thread waiting for the rest of the message, and Python's exit waits for
+            # that thread for ever.  With this process's end of the pipe closed too (the
+            # workers' ends closed as they died), the thread reads the pipe's end
+            # instead, finds the pool broken, and ends.
+            writer = getattr(results, "_writer", None)
+            if writer is not None:
+                with suppress(OSError):
+                    writer.close()
+            manager.join(5)
 
 
 @dataclass

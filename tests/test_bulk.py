@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -165,3 +166,41 @@ def test_large_runs_print_only_problems_then_the_summary(
         assert any(row[0] in line and row[1] in line for line in summary.splitlines()), row
     _, everything = check("--all", str(path))
     assert everything.count(": legal") == 23
+
+
+CUT_SHORT = """
+import os, struct, sys, time
+from concurrent.futures import ProcessPoolExecutor
+from adjudicator import bulk
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(1, initializer=bulk._worker_signals)
+    assert pool.submit(abs, -1).result() == 1
+    manager = pool._executor_manager_thread
+    # verdicts cut short, as a worker killed halfway through sending them leaves them
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    time.sleep(0.5)
+    bulk._kill(pool, list(pool._processes.values()))
+    print("manager alive" if manager.is_alive() else "manager done")
+"""
+
+
+def test_a_run_stopped_while_verdicts_were_half_sent_still_exits(tmp_path: Path) -> None:
+    """Ctrl-C with --jobs 2 hung about once in 40 to 120 runs (interrupt_stress.py): a
+    worker killed while sending its verdicts left the pool's thread reading the rest of
+    the message, and Python's exit waited for that thread for ever.  The same message
+    cut short, written here, must not keep the process from ending."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "cut_short.py"
+    script.write_text(CUT_SHORT, encoding="utf-8")
+    root = str(Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": root},
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "manager done\n", "")
