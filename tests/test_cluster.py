@@ -206,8 +206,10 @@ def test_an_ignored_ctrl_c_stays_ignored_while_a_cluster_starts() -> None:
             os.kill(os.getpid(), signal.SIGINT)
         assert caught == []
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        with cluster._ctrl_c_deferred() as caught:  # and one that is not ignored is noted
+            os.kill(os.getpid(), signal.SIGINT)
+        assert caught == [signal.SIGINT]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, previous)
-    with cluster._ctrl_c_deferred() as caught:  # and one that is not ignored is noted
-        os.kill(os.getpid(), signal.SIGINT)
-    assert caught == [signal.SIGINT]

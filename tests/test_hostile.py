@@ -119,6 +119,12 @@ def alive(pid: int) -> bool:
     return state is not None and state[1] != "Z"
 
 
+def _as_at_a_terminal() -> None:
+    """Ctrl-C handled as at a terminal, even where the tests run as a background job
+    (which ignores it, and passes that on to every process it starts)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str) -> subprocess.Popen[str]:
     """The command in a process group of its own, as a shell runs a job."""
     return subprocess.Popen(
@@ -127,6 +133,7 @@ def start(*args: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_as_at_a_terminal,
     )
 
 
