@@ -419,8 +419,13 @@ def unseen_actions(state: State) -> list[tuple[Action, Violation | None]]:
 
 
 def made_in(state: State, action: Action) -> State:
-    """The state ``action`` is made in: past the sluffing window or the optional deal it
-    ends first (a copy, as :func:`apply` would pass it), or ``state`` itself."""
+    """The state ``action`` is carried out in: past the sluffing window or the optional
+    deal it ends first (a copy, as :func:`apply` passes it), or ``state`` itself.
+
+    Wider than where :func:`check` judges an act (``_closes_into_other_state``: only a
+    window that moves the game on), because an act let stand is carried out whatever
+    its rules said: a deal in a window that leads to another phase-one trick is made
+    there too, where nothing is to be dealt."""
     if (state.decided is not None or state.deal is not None) and _passes(state, action):
         return _ahead(state)
     return state
