@@ -139,6 +139,10 @@ def record_of(game: Game, document: Game | Session | None = None) -> dict[str, A
 def _script_safe(value: Any) -> str:
     """JSON that cannot end the <script> element holding it."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\\udfff" in a record): kept as escaped
+        text = json.dumps(value, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -241,4 +245,6 @@ def write(
         text = svg(label, report, at, viewer)
     else:
         text = html(label, report, at, viewer, game, document)
-    Path(target).write_text(text, encoding="utf-8")
+    # A lone surrogate left (a file name's undecodable byte, in the title) is written as
+    # its escape, not refused halfway through the page.
+    Path(target).write_text(text, encoding="utf-8", errors="backslashreplace")

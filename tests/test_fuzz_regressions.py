@@ -237,3 +237,22 @@ def test_an_action_naming_a_card_300000_times_is_quoted_cut_short() -> None:
     assert exc is None and code == 1
     assert max(len(line) for line in out.splitlines()) < 400
     assert f"… ({len(record['actions'][0]):,} characters)" in out
+
+
+def test_a_lone_surrogate_in_meta_still_makes_the_page(tmp_path: Path) -> None:
+    """Seed 2614, #212800: a record whose meta holds the escape "\\udfff" (a lone
+    surrogate) made replay --html raise UnicodeEncodeError as it wrote the page.  The
+    page's embedded JSON keeps it escaped, as check --json does."""
+    from adjudicator import export
+
+    sample = Path(__file__).parent.parent / "sample_games/goat_pickup_touching.json"
+    record = json.loads(sample.read_text(encoding="utf-8"))
+    record["meta"]["expect"]["rule"] = "\udfff"
+    record["actions"] = ["P1 play 3C 4C 5C", "P2 play 6C 7C 8C 9C", "P3 play QC KC", "P4 pick 3C"]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")  # ASCII: written "\udfff"
+    page = tmp_path / "page.html"
+    code, _, exc = run("replay", str(path), "--html", str(page))
+    assert exc is None and code == 1  # the record's verdict: illegal at the pick
+    embedded = json.loads(export.embedded(page.read_text(encoding="utf-8")))
+    assert embedded["record"]["meta"]["expect"]["rule"] == "\udfff"
