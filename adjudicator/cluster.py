@@ -196,9 +196,16 @@ def _ctrl_c_deferred() -> Iterator[list[int]]:
         signal.signal(signal.SIGINT, previous)
 
 
+QUIET_LOGGERS = frozenset(("distributed", "tornado", "asyncio"))
+"""The loggers (and those under them) a ``--dask`` run switches off: the run says why it
+ended in one line of its own."""
+
+
 @contextmanager
 def distributed_quiet(dask: bool = True) -> Iterator[None]:
-    """distributed's loggers in this process off (for a ``dask`` run), as they were after.
+    """distributed's loggers in this process off (for a ``dask`` run), as they were after;
+    so are those of tornado and asyncio, which it runs on (Ctrl-C halfway through a call
+    made tornado log a traceback from distributed's own code).
 
     Each of its loggers has a level and a handler of its own, so each is switched
     off; distributed is imported first, so that they all exist.
@@ -208,7 +215,7 @@ def distributed_quiet(dask: bool = True) -> Iterator[None]:
         with suppress(ImportError):
             import distributed  # noqa: F401  (its loggers are made as it is imported)
         for name, logger in list(logging.Logger.manager.loggerDict.items()):
-            ours = name == "distributed" or name.startswith("distributed.")
+            ours = name.split(".")[0] in QUIET_LOGGERS
             if ours and isinstance(logger, logging.Logger) and not logger.disabled:
                 logger.disabled = True
                 changed.append(logger)
