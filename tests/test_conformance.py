@@ -22,6 +22,7 @@ from adjudicator import engine, legal, record
 from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.cli import main
 from adjudicator.conformance import harness, perft, vectors
+from adjudicator.engine.state import FIELDS
 from adjudicator.record import Game
 from adjudicator.rules.presets import PRESETS
 
@@ -279,14 +280,15 @@ def test_perft_reference_counts(row: tuple[str, str, int, list[int]]) -> None:
     assert len(parts) == counts[0]
 
 
-def test_copy_state_is_clone() -> None:
+def test_clone_copies_every_slot() -> None:
+    """Perft copies each child with State.clone: every slot equal, no list shared."""
     texts = lines("goat")[::10]
     for text in texts:
         row = json.loads(text)
         state = legal.position(_game_of(record.load(row["record"]))).state
-        fast, slow = perft.copy_state(state), state.clone()
-        for name in type(state).__slots__:
-            mine, theirs = getattr(fast, name), getattr(slow, name)
+        fast = state.clone()
+        for name in FIELDS:
+            mine, theirs = getattr(fast, name), getattr(state, name)
             assert mine == theirs, name
             if isinstance(mine, list):
                 assert mine is not getattr(state, name), name

@@ -14,10 +14,9 @@ judged after the fact (the Goat treatise's sluffing restriction #2, which the
 end of phase one reveals): such a sequence, and all that extend it, are left
 out.
 
-Each child is a copy of its parent (:func:`copy_state`: :meth:`State.clone`
-made faster) with one action applied; at the last depth the children are only
-counted (``len`` of the legal list), unless an action there could still reveal
-a broken restriction #2.
+Each child is a copy of its parent (:meth:`State.clone`) with one action
+applied; at the last depth the children are only counted (``len`` of the legal
+list), unless an action there could still reveal a broken restriction #2.
 """
 
 from __future__ import annotations
@@ -41,33 +40,6 @@ class Divided:
     count: int
 
 
-def _clone_source() -> str:
-    """The source of :func:`copy_state`: State.clone with every slot spelled out.
-
-    Same result (each list copied, and each list inside it), without the per-slot
-    getattr/setattr and per-element isinstance calls that made clone 70% of perft.
-    A list slot holds lists in every element or in none (hands, piles, stored,
-    out_order do; the rest hold cards, counts or tuples), so its first element says
-    which; a test holds the copy equal to ``clone`` and its inner lists unshared.
-    """
-    lines = ["def copy_state(s, new=State.__new__, State=State):", "    o = new(State)"]
-    for name in State.__slots__:
-        lines += [
-            f"    v = s.{name}",
-            "    if v.__class__ is list:",
-            "        v = [e[:] for e in v] if v and v[0].__class__ is list else v[:]",
-            f"    o.{name} = v",
-        ]
-    lines.append("    return o")
-    return "\n".join(lines)
-
-
-_namespace: dict[str, object] = {"State": State}
-exec(_clone_source(), _namespace)  # generated from State.__slots__, so it follows new slots
-copy_state: Callable[[State], State] = _namespace["copy_state"]  # type: ignore[assignment]
-"""An independent copy of a state, like :meth:`State.clone` (a test holds them equal)."""
-
-
 def _may_turn_late(state: State) -> bool:
     """Whether one more action could reveal a sluff that broke restriction #2 (only the end
     of phase one does, and only with such a sluff on record)."""
@@ -80,7 +52,7 @@ def _may_turn_late(state: State) -> bool:
 
 def _child(state: State, action: Action) -> State | None:
     """``state`` after ``action`` (a copy), or None when the action turns out illegal."""
-    child = copy_state(state)
+    child = state.clone()
     engine.apply(child, action)
     return None if child.late is not None else child
 

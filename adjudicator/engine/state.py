@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
 from adjudicator.engine.events import Event
+from adjudicator.engine.options import Options
 from adjudicator.engine.violations import Violation
 from adjudicator.rules.options import RuleOptions
 
@@ -66,7 +67,7 @@ class DealDue:
         return one_at_a_time(len(self.cards), len(self.receivers))
 
 
-def variant_acts(options: RuleOptions) -> frozenset[str]:
+def variant_acts(options: RuleOptions | Options) -> frozenset[str]:
     """The acts a variant has at all, derived from its options."""
     acts = {"play", "pick"}
     if options.dare:
@@ -90,6 +91,67 @@ def variant_acts(options: RuleOptions) -> frozenset[str]:
     return frozenset(acts)
 
 
+FIELDS: tuple[str, ...] = (
+    "acts",
+    "ahead",
+    "completed_tricks",
+    "deal",
+    "dealer",
+    "decided",
+    "discard",
+    "events",
+    "exchanged",
+    "first_leader",
+    "forced",
+    "hands",
+    "head_ranks",
+    "hidden",
+    "indicator",
+    "indicator_down",
+    "indicator_holder",
+    "last_winner",
+    "late",
+    "leader",
+    "loser",
+    "losers",
+    "names",
+    "options",
+    "out_hidden",
+    "out_order",
+    "own_rank",
+    "pending",
+    "phase",
+    "pile_hidden",
+    "piles",
+    "plain_kill",
+    "rank1",
+    "replay",
+    "reserve",
+    "risky",
+    "round",
+    "round_at",
+    "round_plays",
+    "second",
+    "sluffed",
+    "sluffs",
+    "steps",
+    "stock",
+    "stock_done",
+    "stopped",
+    "stored",
+    "taken_risky",
+    "telling",
+    "tied",
+    "trick",
+    "trick_target",
+    "trump",
+    "trump_hint",
+    "turn",
+    "unseen",
+)
+"""Every attribute of a :class:`State` (its slots): what a copy of one copies."""
+
+
 class State:
     """Everything the rules need to know about a game in progress.
 
@@ -98,68 +160,14 @@ class State:
     ``(player, cards)`` pair.
     """
 
-    __slots__ = (
-        "acts",
-        "ahead",
-        "completed_tricks",
-        "deal",
-        "dealer",
-        "decided",
-        "discard",
-        "events",
-        "exchanged",
-        "first_leader",
-        "forced",
-        "hands",
-        "head_ranks",
-        "hidden",
-        "indicator",
-        "indicator_down",
-        "indicator_holder",
-        "last_winner",
-        "late",
-        "leader",
-        "loser",
-        "losers",
-        "names",
-        "options",
-        "out_hidden",
-        "out_order",
-        "own_rank",
-        "pending",
-        "phase",
-        "pile_hidden",
-        "piles",
-        "plain_kill",
-        "rank1",
-        "replay",
-        "reserve",
-        "risky",
-        "round",
-        "round_at",
-        "round_plays",
-        "second",
-        "sluffed",
-        "sluffs",
-        "steps",
-        "stock",
-        "stock_done",
-        "stopped",
-        "stored",
-        "taken_risky",
-        "telling",
-        "tied",
-        "trick",
-        "trick_target",
-        "trump",
-        "trump_hint",
-        "turn",
-        "unseen",
-    )
+    __slots__ = FIELDS
 
-    def __init__(self, options: RuleOptions, names: tuple[str, ...]) -> None:
+    def __init__(self, options: RuleOptions | Options, names: tuple[str, ...]) -> None:
         n = len(names)
-        self.options = options
+        if not isinstance(options, Options):
+            options = Options(options)
+        self.options: Options = options
+        """The variant's rule options, as the engine reads them (see engine/options.py)."""
         self.plain_kill = (
             options.high_trump == "none"
             and not options.trump_ends_trick
@@ -349,11 +357,11 @@ class State:
 
     def clone(self) -> State:
         """An independent copy, for looking one act ahead (rare: never on the hot path)."""
-        other = State.__new__(State)
-        for name in State.__slots__:
+        other = State(self.options, self.names)
+        for name in FIELDS:
             value = getattr(self, name)
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
+            if value.__class__ is list:  # a list slot holds lists in every element or in none
+                value = [v[:] for v in value] if value and value[0].__class__ is list else value[:]
             setattr(other, name, value)
         return other
 

@@ -548,7 +548,7 @@ def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD
             return loads(bytes(source).decode("utf-8"))
         except UnicodeDecodeError:
             raise RecordError("", "the record is not UTF-8 text") from None
-    if isinstance(source, list):
+    if isinstance(source, list):  # type: ignore[unreachable]  # (a caller's mistake, typed or not)
         raise _not_an_object(source)
     if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
         if len(source) > max_size // 4 and len(source.encode("utf-8", "surrogatepass")) > max_size:
