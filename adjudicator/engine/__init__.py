@@ -174,7 +174,9 @@ def _begin(state: State, leader: int) -> None:
 # a deal says there was none).  Such an act is judged in the state after that end.
 
 
-_NOTHING = ev.NOTHING
+_NOTHING: list[Event] | tuple[Event, ...] = ev.NOTHING
+"""(Typed as ``State.events`` is: assigning it must not narrow ``state.events`` to a tuple,
+which the compiled engine would hold it to after the act has made a list; see setup.py.)"""
 
 ANOTHER_ACT = Action(0, "play")
 """Any act that is neither a sluff nor a deal: what ends a window or an optional deal."""
@@ -210,11 +212,12 @@ def _passed(state: State) -> tuple[State, Sequence[Event]]:
         return cached[1], cached[2]
     other = state.clone()
     other.telling = True  # what passing causes is cached and may be read later
-    other.events = ev.NOTHING
     other.ahead = None
+    events: list[Event] = []
+    other.events = events  # (a list of its own, not NOTHING: _pass adds to it in place)
     _pass(other)
-    state.ahead = (state.steps, other, other.events)
-    return other, other.events
+    state.ahead = (state.steps, other, events)
+    return other, events
 
 
 def ends_when_window_closes(state: State) -> bool:
@@ -456,10 +459,14 @@ def apply(state: State, action: Action) -> Sequence[Event]:
         if state.finished or state.stopped is not None:
             state.steps += 1
             return state.events
-    if state.phase == PHASE_TWO and state.deal is None:  # most acts: no call to _phase
+    if state.deal is not None:  # each phase's apply called by name: direct calls when compiled
+        deals.apply(state, action)
+    elif state.phase != PHASE_ONE:
         phase_two.apply(state, action)
+    elif state.options.phase_one == "all":
+        phase_one_all.apply(state, action)
     else:
-        _phase(state).apply(state, action)
+        phase_one_pairs.apply(state, action)
     state.steps += 1
     return state.events
 
