@@ -11,6 +11,10 @@ from adjudicator import _startup
 
 _startup.hold()  # first: the imports below take a while, and Ctrl-C may come meanwhile
 
+from adjudicator import _native
+
+_native.choose()  # before any engine module is imported: compiled, or from its sources
+
 from adjudicator._version import __version__
 from adjudicator.actions import Action
 from adjudicator.adjudicate import Report, adjudicate

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import bulk, export, legal, limits, render, service
+from adjudicator import _native, bulk, export, legal, limits, render, service
 from adjudicator import explain as explaining
 from adjudicator._version import __version__
 from adjudicator.adjudicate import adjudicate, adjudicate_session
@@ -63,7 +63,11 @@ def _summary(tally: bulk.Tally, empty: int = 0) -> Table:
 
 
 @click.group(cls=Adjudicator, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version=__version__, prog_name="adjudicator")
+@click.version_option(
+    version=__version__,
+    prog_name="adjudicator",
+    message=f"%(prog)s, version %(version)s\nengine: {_native.build}",
+)
 def main() -> None:
     """Check and replay Skitgubbe game records against the rules.
 

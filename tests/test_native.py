@@ -1,0 +1,158 @@
+"""The compiled engine (setup.py, adjudicator/_native.py): the same verdicts as pure Python.
+
+The compiled modules are built from the same sources; what could differ is how mypyc
+holds the code to its type annotations.  So every sample is checked, and seeded games
+of every preset are simulated (with hidden cards too), by both builds, and the outputs
+must be byte-identical.  When the installed package has no compiled modules (a build
+with ADJUDICATOR_PURE=1, or one without a C compiler) both runs are pure Python, and
+``.ci/run`` fails such a build itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.machinery
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import adjudicator
+from adjudicator import _native
+from adjudicator.engine.options import Options
+from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.presets import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _run(args: list[str], pure: bool) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ)
+    env.pop(_native.PURE_VARIABLE, None)
+    if pure:
+        env[_native.PURE_VARIABLE] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "adjudicator", *args], capture_output=True, env=env, cwd=ROOT
+    )
+
+
+def test_pure_python_is_chosen_by_the_variable() -> None:
+    code = "import adjudicator.engine.phase_two as m, adjudicator._native as n; print(m.__file__)"
+    env = {**os.environ, _native.PURE_VARIABLE: "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(os.path.join("engine", "phase_two.py"))
+    version = _run(["--version"], pure=True).stdout.decode()
+    assert "engine: pure Python" in version
+
+
+def test_the_installed_build_runs_compiled_when_it_was_compiled() -> None:
+    """A compiled build imports its compiled modules (unless a source changed since)."""
+    compiled = _native.compiled_modules()
+    engine_file = adjudicator.engine.__file__
+    assert engine_file is not None
+    if not compiled or os.environ.get(_native.PURE_VARIABLE) == "1":
+        assert engine_file.endswith(".py")
+        return
+    if _native.stale(compiled) is not None:
+        assert engine_file.endswith(".py") and "changed since" in _native.build
+        return
+    assert _native.build == "compiled (mypyc)"
+    assert not engine_file.endswith(".py")
+    assert {"adjudicator.engine", "adjudicator.engine.phase_two", "adjudicator.replaying"} <= set(
+        compiled
+    )
+
+
+def test_every_sample_checks_the_same_in_both_builds() -> None:
+    args = ["check", "--json", "sample_games"]
+    compiled, pure = _run(args, pure=False), _run(args, pure=True)
+    assert compiled.returncode == pure.returncode == 2  # the samples hold invalid records too
+    assert compiled.stdout.count(b"\n") >= 100
+    assert compiled.stdout == pure.stdout
+    assert compiled.stderr == pure.stderr
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_simulated_games_are_the_same_in_both_builds(variant: str) -> None:
+    """Generation (legal_actions) and apply, through every act: byte-identical records,
+    which then check legal in the other build."""
+    players = "5" if variant == "goat" else "3"
+    args = ["simulate", "--variant", variant, "--players", players, "--seed", "3", "--count", "6"]
+    compiled, pure = _run(args, pure=False), _run(args, pure=True)
+    assert compiled.returncode == pure.returncode == 0, compiled.stderr
+    assert compiled.stdout == pure.stdout
+    hidden = [*args, "--hide", "0.3"]
+    assert _run(hidden, pure=False).stdout == _run(hidden, pure=True).stdout
+
+
+def _fake_package(tmp_path: Path, newer_source: bool) -> Path:
+    package = tmp_path / "adjudicator"
+    (package / "engine").mkdir(parents=True)
+    for stem in ("engine/__init__", "engine/phase_two", "cards"):
+        source, extension = package / f"{stem}.py", package / f"{stem}{SUFFIX}"
+        source.write_text("")
+        extension.write_text("")
+        older, newer = (
+            (extension, source)
+            if newer_source and stem == "cards"
+            else (
+                source,
+                extension,
+            )
+        )
+        os.utime(older, (1_000_000, 1_000_000))
+        os.utime(newer, (2_000_000, 2_000_000))
+    (package / "engine" / "events.py").write_text("")  # a module left uncompiled
+    return package
+
+
+def test_compiled_modules_are_found_beside_their_sources(tmp_path: Path) -> None:
+    package = _fake_package(tmp_path, newer_source=False)
+    found = _native.compiled_modules(str(package))
+    assert set(found) == {"adjudicator.engine", "adjudicator.engine.phase_two", "adjudicator.cards"}
+    source, extension = found["adjudicator.engine.phase_two"]
+    assert source.endswith("phase_two.py") and extension.endswith(SUFFIX)
+
+
+def test_a_source_changed_since_its_build_is_stale_only_in_a_checkout(tmp_path: Path) -> None:
+    fresh = _native.compiled_modules(str(_fake_package(tmp_path / "a", newer_source=False)))
+    changed = _native.compiled_modules(str(_fake_package(tmp_path / "b", newer_source=True)))
+    for folder in ("a", "b"):
+        (tmp_path / folder / "pyproject.toml").write_text("")
+    assert _native.stale(fresh, str(tmp_path / "a")) is None
+    assert _native.stale(changed, str(tmp_path / "b")) == os.path.join("adjudicator", "cards.py")
+    (tmp_path / "b" / "pyproject.toml").unlink()  # installed: the files are as built
+    assert _native.stale(changed, str(tmp_path / "b")) is None
+
+
+def _annotations(path: Path, class_name: str) -> dict[str, str]:
+    """A class's annotated names and their annotations, as written in its source."""
+    tree = ast.parse(path.read_text())
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    return {
+        n.target.id: ast.unparse(n.annotation)
+        for n in body.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    }
+
+
+def test_the_engines_options_are_rule_options_field_for_field() -> None:
+    """engine/options.py copies RuleOptions for the compiled engine: every field, with the
+    same type as written, and (for every preset at every seat count) the same value."""
+    package = Path(adjudicator.__file__).parent
+    theirs = _annotations(package / "rules" / "options.py", "RuleOptions")
+    mine = _annotations(package / "engine" / "options.py", "Options")
+    assert mine.pop("min_run") == "int"
+    assert mine == theirs
+    for preset in PRESETS.values():
+        low, high = preset.options.min_players, min(preset.options.max_players, 12)
+        for players in range(low, high + 1):
+            options = preset.options_for(players)
+            copy = Options(options)
+            for name in RuleOptions.model_fields:
+                assert getattr(copy, name) == getattr(options, name), (preset.name, name)
+            assert copy.min_run == options.min_run
