@@ -208,7 +208,8 @@ def apply(state: State, action: Action) -> None:
 
         state.trick.clear()
         state.sluffs.clear()
-        note(state, ev.Leads, due.leader, "again")
+        if state.telling:
+            note(state, ev.Leads, due.leader, "again")
         phase_one_all.begin_trick(state, due.leader)
 
 

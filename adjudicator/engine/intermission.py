@@ -54,7 +54,8 @@ def end_phase_one(state: State) -> None:
         if state.dealer is None:
             state.stop("the unfinished trick is dealt out by the dealer, who is not in the record")
             return
-        note(state, ev.UnfinishedTrick, state.dealer)
+        if state.telling:
+            note(state, ev.UnfinishedTrick, state.dealer)
         state.deal = DealDue(
             kind="trick_out",
             cards=tuple(sorted(played)),
@@ -66,7 +67,7 @@ def end_phase_one(state: State) -> None:
         )
         state.turn = None
         return
-    if played:
+    if played and state.telling:
         note(state, ev.UnfinishedTrick, None)
     for player, cards in state.trick:
         state.hands[player].extend(cards)
@@ -91,7 +92,8 @@ def _reveal(state: State) -> None:
     if kind == "turned_up" or card is None:
         return
     state.trump = suit(card) if card != UNKNOWN else state.trump_hint
-    note(state, ev.TrumpRevealed, card, state.trump)
+    if state.telling:
+        note(state, ev.TrumpRevealed, card, state.trump)
     if not state.indicator_down:
         return
     state.indicator_down = False
@@ -199,7 +201,8 @@ def low_cards_due(state: State) -> DealDue | None:
         )
     else:
         shufflers = frozenset(range(state.n))
-    note(state, ev.LowCardsShared, tuple(receivers), threshold)
+    if state.telling:
+        note(state, ev.LowCardsShared, tuple(receivers), threshold)
     return DealDue(
         kind="low_cards",
         cards=low,

@@ -73,3 +73,22 @@ class Options:
         for name in NAMES:
             setattr(self, name, getattr(options, name))
         self.min_run = options.min_run
+
+    @staticmethod
+    def of(options: RuleOptions) -> Options:
+        """The copy of ``options``, made once per RuleOptions value (a bulk check starts
+        thousands of games under the same few)."""
+        key = id(options)
+        found = _MADE.get(key)
+        if found is not None and found[0] is options:
+            return found[1]
+        if len(_MADE) >= _KEPT:
+            _MADE.clear()
+        made = Options(options)
+        _MADE[key] = (options, made)  # the RuleOptions is kept: its id stays its own
+        return made
+
+
+_MADE: dict[int, tuple[RuleOptions, Options]] = {}
+_KEPT = 256
+"""Copies kept: more than a session's or a bulk run's variants ever need."""

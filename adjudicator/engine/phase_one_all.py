@@ -117,17 +117,25 @@ def _advance(state: State) -> None:
 
 
 def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozenset[int]]:
-    """The players heading a round and the ranks that head it."""
-    counts: dict[int, int] = {}
+    """The players heading a round and the ranks that head it: the highest rank, or under
+    a tie rule the highest rank played twice or more ('all_tied': every such rank)."""
+    top = -1
+    seen = twice = 0  # the ranks (1..14) played, and played more than once, as bits
     for _, r in plays:
-        counts[r] = counts.get(r, 0) + 1
-    if tie_rule != "highest":
-        tied = [r for r, times in counts.items() if times >= 2]
-        if tied:
-            ranks = frozenset(tied) if tie_rule == "all_tied" else frozenset((max(tied),))
+        bit = 1 << r
+        twice |= seen & bit
+        seen |= bit
+        if r > top:
+            top = r
+    if tie_rule != "highest" and twice:
+        if tie_rule == "all_tied":
+            ranks = frozenset(r for r in range(15) if twice >> r & 1)
             return [p for p, r in plays if r in ranks], ranks
-    top = max(counts)
-    return [p for p, r in plays if r == top], frozenset((top,))
+        top = twice.bit_length() - 1
+    return [p for p, r in plays if r == top], _ONE_RANK[top]
+
+
+_ONE_RANK = tuple(frozenset((r,)) for r in range(15))  # one rank heading, each made once
 
 
 def _decide(state: State) -> None:
@@ -137,12 +145,11 @@ def _decide(state: State) -> None:
     if len(heads) == 1:
         _settle(state, heads[0])
         return
-    tied = tuple(sorted(ranks, reverse=True))
-    if state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads):
-        note(state, ev.Tie, tuple(heads), tied, take_back=True)
+    back = state.options.tie_resolution == "deal_ascending" and _others_on_table(state, heads)
+    note(state, ev.Tie, tuple(heads), tuple(sorted(ranks, reverse=True)), take_back=back)
+    if back:
         _share_ascending(state, heads)
         return
-    note(state, ev.Tie, tuple(heads), tied, take_back=False)
     state.replay = True
     state.tied = heads
     state.round = heads
@@ -244,7 +251,7 @@ def _take(state: State, winner: int, announce: bool = True) -> None:
     state.decided = None
     state.taken_risky = state.risky
     state.risky = []
-    if announce:
+    if announce and state.telling:
         note(state, ev.TrickTaken, winner, count)
 
 

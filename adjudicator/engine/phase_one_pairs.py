@@ -49,7 +49,8 @@ def begin_trick(state: State, leader: int) -> None:
     state.trick.clear()
     end = state.options.phase_one_end
     if end == "talon_empty" and state.stock_done:
-        note(state, ev.PhaseOneEnds, "stock_done")
+        if state.telling:
+            note(state, ev.PhaseOneEnds, "stock_done")
         intermission.end_phase_one(state)
         return
     if end == "skip_empty":
@@ -57,7 +58,8 @@ def begin_trick(state: State, leader: int) -> None:
             leader = state.next_with_cards(leader)
         second = state.next_with_cards(leader)
         if second == leader or not (state.holds(leader) or can_dare(state)):
-            note(state, ev.PhaseOneEnds, "fewer_than_two")
+            if state.telling:
+                note(state, ev.PhaseOneEnds, "fewer_than_two")
             intermission.end_phase_one(state)
             return
     else:
@@ -75,10 +77,12 @@ def _due(state: State) -> None:
     if state.holds(player) or can_dare(state):
         return
     if state.options.phase_one_end == "skip_empty" and state.trick:
-        note(state, ev.PhaseOneEnds, "no_card_bounce", (player,))
+        if state.telling:
+            note(state, ev.PhaseOneEnds, "no_card_bounce", (player,))
     else:
         role = "lead" if player == state.leader and len(state.trick) % 2 == 0 else "play"
-        note(state, ev.PhaseOneEnds, f"no_{role}", (player,))
+        if state.telling:
+            note(state, ev.PhaseOneEnds, f"no_{role}", (player,))
     intermission.end_phase_one(state)
 
 
@@ -96,7 +100,8 @@ def _settle(state: State) -> None:
     if state.options.pair_winner == "suit":
         winner = state.second if beats(state, reply, lead) else state.leader
     elif rank(lead) == rank(reply):
-        note(state, ev.Bounce, state.leader)
+        if state.telling:
+            note(state, ev.Bounce, state.leader)
         state.turn = state.leader
         _due(state)
         return
@@ -109,7 +114,8 @@ def _settle(state: State) -> None:
         count += len(cards)
     state.trick.clear()
     state.last_winner = winner
-    note(state, ev.TrickTaken, winner, count, leads=True)
+    if state.telling:
+        note(state, ev.TrickTaken, winner, count, leads=True)
     begin_trick(state, winner)
 
 
@@ -431,7 +437,8 @@ def apply(state: State, action: Action) -> None:
         if _dare_fails_to_pick(state, card):
             led = state.trick.pop()[1]
             state.hands[p].extend((*led, card))
-            note(state, ev.DareFailed, p, card)
+            if state.telling:
+                note(state, ev.DareFailed, p, card)
             _lead_after_pick(state, p)
             return
     else:
@@ -457,7 +464,8 @@ def apply(state: State, action: Action) -> None:
 def _lead_after_pick(state: State, picker: int) -> None:
     """The lead after a pick: the picker's left neighbour, or the picker (pick_leads)."""
     after = picker if state.options.pick_leads == "picker" else state.left_of(picker)
-    note(state, ev.Leads, after, "next")
+    if state.telling:
+        note(state, ev.Leads, after, "next")
     begin_trick(state, after)
 
 

@@ -489,7 +489,8 @@ def apply(state: State, action: Action) -> None:
             return  # a pick mid-trick puts nobody out: the game cannot end here
         state.forced = False
         leader = state.next_with_cards(p)
-        note(state, ev.Leads, leader, "empty")
+        if state.telling:
+            note(state, ev.Leads, leader, "empty")
         lead_next(state, leader)
     else:
         cards = tuple(sorted(action.cards)) if len(action.cards) > 1 else action.cards
@@ -512,7 +513,8 @@ def apply(state: State, action: Action) -> None:
         went_out = not hand and not state.hidden[p]
         if went_out:
             state.out_order.append([p])
-            note(state, ev.Out, p, reserve=bool(state.reserve))
+            if state.telling:
+                note(state, ev.Out, p, reserve=bool(state.reserve))
         if not sure:
             state.stop(
                 f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
@@ -527,7 +529,8 @@ def apply(state: State, action: Action) -> None:
             state.last_winner = p
             _draw_reserve(state, p)
             leader = p if state.holds(p) else state.next_with_cards(p)
-            note(state, ev.TrickLeaves)
+            if state.telling:
+                note(state, ev.TrickLeaves)
             lead_next(state, leader)
             if state.telling and state.holders_in_game() > 1:
                 note(state, ev.Leads, state.leader)
@@ -574,7 +577,8 @@ def lead_next(state: State, leader: int) -> None:
             for step in range(1, n):
                 other = (leader - step) % n
                 if state.holds(other):
-                    note(state, ev.LeadsInstead, leader, other)
+                    if state.telling:
+                        note(state, ev.LeadsInstead, leader, other)
                     leader = other
                     break
     state.turn = leader
@@ -623,7 +627,7 @@ def over(state: State, losers: list[int]) -> None:
     state.losers = losers
     state.loser = losers[0] if len(losers) == 1 else None
     state.turn = None
-    if losers:
+    if losers and state.telling:
         note(state, ev.GameOver, tuple(losers))
 
 
@@ -639,7 +643,8 @@ def start_phase_two(state: State, leader: int) -> None:
         end_if_over(state)
         return
     if rule == "lose" and empty:
-        note(state, ev.WithoutCards, tuple(empty))
+        if state.telling:
+            note(state, ev.WithoutCards, tuple(empty))
         over(state, empty)
         return
     if rule == "blamattis":
@@ -648,7 +653,7 @@ def start_phase_two(state: State, leader: int) -> None:
     first = leader if state.holds(leader) else state.next_with_cards(leader)
     lead_next(state, first)
     end_if_over(state)
-    if state.phase == PHASE_TWO and state.stopped is None:
+    if state.phase == PHASE_TWO and state.stopped is None and state.telling:
         note(state, ev.Leads, state.leader, "phase_two")
 
 
