@@ -84,7 +84,9 @@ def _extensions() -> list[Any]:
         # the build environment holds no edge packages (rich, click), so those are Any here.
         return list(
             mypycify(
-                ["--ignore-missing-imports", *COMPILED], opt_level="3", group_name="adjudicator"
+                ["--ignore-missing-imports", *COMPILED],
+                opt_level="3",
+                group_name="adjudicator",  # the library adjudicator__mypyc (_native.LIBRARY)
             )
         )
     except (Exception, SystemExit) as exc:  # mypyc reports a type error by SystemExit

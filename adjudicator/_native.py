@@ -61,13 +61,38 @@ def compiled_modules(here: str = _HERE) -> dict[str, tuple[str, str]]:
     return found
 
 
-def stale(compiled: dict[str, tuple[str, str]], root: str = _ROOT) -> str | None:
-    """In a source checkout (``root``), the first source changed since it was compiled."""
+LIBRARY = "adjudicator__mypyc"
+"""The compiled code itself, one library for every module (setup.py's ``group_name``);
+each module's own extension only points into it, and a build that changed the code
+may leave those as they were."""
+
+
+def _library() -> str | None:
+    """Where the compiled library lies, if it is importable here."""
+    try:
+        spec = importlib.util.find_spec(LIBRARY)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None else None
+
+
+def stale(
+    compiled: dict[str, tuple[str, str]], root: str = _ROOT, library: str | None = None
+) -> str | None:
+    """In a source checkout (``root``), the first source changed since it was compiled:
+    since the compiled library was built (or, without it, its module's extension)."""
     if not os.path.isfile(os.path.join(root, "pyproject.toml")):
         return None  # an installed package: its files are as the build left them
+    built = None
+    if library is not None:
+        try:
+            built = os.path.getmtime(library)
+        except OSError:
+            built = None
     for source, extension in compiled.values():
         try:
-            if os.path.getmtime(source) > os.path.getmtime(extension):
+            when = built if built is not None else os.path.getmtime(extension)
+            if os.path.getmtime(source) > when:
                 return os.path.relpath(source, root)
         except OSError:
             continue
@@ -104,7 +129,7 @@ def choose() -> None:
     if os.environ.get(PURE_VARIABLE) == "1":
         reason = f"{PURE_VARIABLE}=1"
     else:
-        changed = stale(compiled)
+        changed = stale(compiled, library=_library())
         if changed is not None:
             reason = f"{changed} changed since it was compiled: pip install -e . compiles it again"
     if reason is None:

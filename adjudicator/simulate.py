@@ -188,7 +188,7 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
     # often nothing or one pick or dare after them.
     count = countOf(map(_ACT, choices), "play")
     if count == len(choices):
-        return rng.choice(choices)
+        return choices[below(rng, count)]
     if count == len(choices) - 1 and choices[-1].act != "play":
         plays, rest, acts = choices[:-1], choices[-1:], [choices[-1].act]
     else:
@@ -196,12 +196,24 @@ def choose(choices: list[Action], rng: random.Random, rate: float = 0.2) -> Acti
         rest = [a for a in choices if a.act != "play"]
         acts = [a.act for a in rest]
     if plays and rng.random() >= rate:
-        return rng.choice(plays)
+        return plays[below(rng, len(plays))]
     kinds = sorted(set(acts))
-    act = rng.choice(kinds)
+    act = kinds[below(rng, len(kinds))]
     if len(kinds) == 1:
-        return rng.choice(rest)
-    return rng.choice([a for a in rest if a.act == act])
+        return rest[below(rng, len(rest))]
+    of_act = [a for a in rest if a.act == act]
+    return of_act[below(rng, len(of_act))]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A random index below ``n`` (> 0), drawn exactly as ``rng.choice`` draws it (CPython's
+    ``_randbelow_with_getrandbits``: ``n.bit_length()`` bits until they fall below ``n``),
+    so seeded games stay the same, but without two Python-level calls per action."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def hide(record: dict[str, Any], game: Game, share: float, rng: random.Random) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from adjudicator.cli import main
 from adjudicator.engine.state import PHASE_ONE, PHASE_TWO
 from adjudicator.record import canonical, load_record, parse_record
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import choose, game_rng, random_game, simulate
+from adjudicator.simulate import below, choose, game_rng, random_game, simulate
 
 MAX_PLAYERS = 6
 GAMES_PER_TABLE = 25
@@ -170,3 +170,14 @@ def test_every_preset_at_every_player_count_its_text_allows_plays_legal_finished
         assert report.finished
         claim = record["result"]
         assert report.losers == claim.get("losers", [claim.get("loser")])
+
+
+def test_below_draws_as_random_choice_draws() -> None:
+    """simulate.below stands in for rng.choice (seeded games must not change): the same
+    index, and the generator left in the same state, for lengths 1 to 300."""
+    for seed in range(40):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in [*range(1, 70), 127, 128, 129, 255, 256, 257, 300]:
+            items = list(range(n))
+            assert items[below(mine, n)] == theirs.choice(items)
+        assert mine.getstate() == theirs.getstate()
