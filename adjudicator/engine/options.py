@@ -11,6 +11,7 @@ missing here fails the first game made.
 
 from __future__ import annotations
 
+import sys
 from typing import Literal
 
 from adjudicator.rules.options import RuleOptions
@@ -71,7 +72,10 @@ class Options:
 
     def __init__(self, options: RuleOptions) -> None:
         for name in NAMES:
-            setattr(self, name, getattr(options, name))
+            value = getattr(options, name)
+            if isinstance(value, str):
+                value = sys.intern(value)  # compared with literals: equal by identity at once
+            setattr(self, name, value)
         self.min_run = options.min_run
 
     @staticmethod

@@ -25,7 +25,7 @@ from adjudicator.cards import (
     suit_name,
 )
 from adjudicator.engine import events as ev
-from adjudicator.engine.common import attempted, card_list, held, take_from_hand
+from adjudicator.engine.common import attempted, card_list, held, index_of, take_from_hand
 from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
@@ -346,7 +346,7 @@ def check(state: State, action: Action) -> Violation | None:
     if (  # the common case, decided at once: one known card, no special rule in the way
         act == "play"
         and len(cards) == 1
-        and cards[0] in state.hands[p]
+        and index_of(state.hands[p], cards[0]) >= 0
         and not state.pending[p]
         and not (trick and state.forced)
         and state.options.high_trump == "none"
@@ -505,8 +505,9 @@ def apply(state: State, action: Action) -> None:
                 high, certain = high_trump(state, cards)
             done, sure = completes(state, cards, high, certain)
         hand = state.hands[p]
-        if len(cards) == 1 and cards[0] in hand:
-            hand.remove(cards[0])
+        at = index_of(hand, cards[0]) if len(cards) == 1 else -1
+        if at >= 0:
+            del hand[at]
         else:
             take_from_hand(state, p, cards)
         trick.append((p, cards))

@@ -29,7 +29,7 @@ from adjudicator.record.errors import RecordError, _shown, key
 CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
 """Every spelling of a card (upper case), and ``??``."""
 
-_ACTS = frozenset(ACTS)
+_ACTS = {act: act for act in ACTS}
 NO_UNKNOWN = "'??' is not allowed here: an action names the cards it uses"
 SHAPE = "'<player> <act> [card ...]'"
 
@@ -134,13 +134,11 @@ def _seat(names: Mapping[str, int], name: str, path: str) -> int:
 def act_of(act: str, path: str) -> str:
     """The act as the engine knows it: acts are read in any case (``Play``, ``PLAY``); an
     unknown one names the acts, and the close one if there is one."""
-    if act in _ACTS:
-        return act
-    lower = act.lower()
-    if lower in _ACTS:
-        return lower
+    found = _ACTS.get(act) or _ACTS.get(act.lower())
+    if found is not None:
+        return found  # the one string object per act: the engine compares acts by it
     said = f"{_shown(act)} is not an act ({', '.join(ACTS)})"
-    close = difflib.get_close_matches(lower[:80], ACTS, n=1, cutoff=0.7)
+    close = difflib.get_close_matches(act.lower()[:80], ACTS, n=1, cutoff=0.7)
     raise RecordError(path, f"{said}: did you mean {close[0]!r}?" if close else said)
 
 
@@ -269,11 +267,14 @@ class Reader:
         known = self.known
         if len(known) > self.LIMIT:
             known.clear()
-        try:
-            return [known[entry] for entry in entries]  # every string met before
-        except (KeyError, TypeError):
-            pass  # a new string, or an object: one by one below
         names = self.names
+        try:  # every string met before (a deal written as an object read on the spot)
+            return [
+                known[entry] if entry.__class__ is str else read_object(entry, names)
+                for entry in entries
+            ]
+        except (KeyError, TypeError, RecordError):
+            pass  # a new string, or a mistake: one by one below, each named by its place
         out = []
         for index, entry in enumerate(entries):
             if type(entry) is str:
