@@ -33,6 +33,7 @@ from typing import Any
 
 from timing import best_of
 
+from adjudicator import _native
 from adjudicator.bulk import Source, check_source
 from adjudicator.rules.presets import PRESETS
 from adjudicator.simulate import game_rng, random_game
@@ -145,7 +146,8 @@ def main() -> None:
     print(
         f"best of {args.repeat} runs in CPU time, one process, about {args.actions:,} actions "
         "per table; "
-        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores\n"
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
+        f"engine {_native.build}\n"
     )
     head = (
         f"| {'preset':<13} | {'games':>5} | {'actions/game':>12} | {'simulate actions/s':>18} "

@@ -103,7 +103,7 @@ def _check_copies(cards: list[tuple[Card, str]], decks: int) -> Counter[Card]:
 def _check_deck(deck: Sequence[Card], decks: int) -> None:
     seen = Counter(deck)  # counted in C; the places are named only for a card too many
     seen.pop(UNKNOWN, None)
-    if any(times > decks for times in seen.values()):
+    if seen and max(seen.values()) > decks:
         _check_copies([(c, f"deck[{i}]") for i, c in enumerate(deck)], decks)
     size = 52 * decks
     if len(deck) != size:

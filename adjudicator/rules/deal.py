@@ -44,8 +44,24 @@ def deal_layout(options: RuleOptions, players: int) -> DealLayout:
     """The layout of a deal of ``options.decks`` packs to ``players`` players.
 
     The stock may come out empty or negative-sized when too many players are
-    dealt too many cards: the record layer refuses such a table first.
+    dealt too many cards: the record layer refuses such a table first.  Worked out
+    once per options and table (reading a record asks three times).
     """
+    key = (id(options), players)
+    found = _LAID.get(key)
+    if found is not None and found[0] is options:
+        return found[1]
+    if len(_LAID) >= 256:
+        _LAID.clear()
+    layout = _layout(options, players)
+    _LAID[key] = (options, layout)  # the options kept: their id stays theirs
+    return layout
+
+
+_LAID: dict[tuple[int, int], tuple[RuleOptions, DealLayout]] = {}
+
+
+def _layout(options: RuleOptions, players: int) -> DealLayout:
     size = 52 * options.decks
     at = 0
     set_aside = None

@@ -30,16 +30,25 @@ class Preset:
     """Option changes for player counts ``(low, high)``, both included."""
     cites: dict[str, str] = field(default_factory=dict)
     """Where the preset's own text states each option's value (``variants NAME`` shows it)."""
+    _made: dict[int, RuleOptions] = field(default_factory=dict, repr=False, compare=False)
+    """options_for's answers: RuleOptions are frozen, and a bulk check asks for the same few
+    thousands of times (validating a changed set of options is a pydantic model's work)."""
 
     def options_for(self, players: int) -> RuleOptions:
         """The preset's options at a table of ``players``."""
+        made = self._made.get(players)
+        if made is not None:
+            return made
         changes: dict[str, Any] = {}
         for (low, high), values in self.by_players.items():
             if low <= players <= high:
                 changes.update(values)
-        if not changes:
-            return self.options
-        return RuleOptions.model_validate({**self.options.model_dump(), **changes})
+        made = self.options
+        if changes:
+            made = RuleOptions.model_validate({**self.options.model_dump(), **changes})
+        if len(self._made) < 64:
+            self._made[players] = made
+        return made
 
 
 GOAT_LIMIT = 34
