@@ -59,7 +59,7 @@ class Action(NamedTuple):
             if len(cards) == 1 and cards[0] >= 0:
                 return f"{names[self.player]} {self.act} {_CODES[cards[0]]}"
         words = [names[self.player], self.act]
-        words += map(card_code, self.cards)
+        words += [_CODES[c] if 0 <= c < 52 else card_code(c) for c in self.cards]
         for receiver, cards in self.to:
             words.append(names[receiver] + RECEIVER_SEP + CARD_SEP.join(map(card_code, cards)))
         return " ".join(words)

@@ -32,14 +32,25 @@ DEALS_SHOWN = 3
 
 
 def unique(forms: Iterable[Form]) -> list[Form]:
-    """``forms`` without repeats, in their first order."""
-    seen: set[str] = set()
+    """``forms`` without repeats, in their first order.
+
+    A string is its own key; only an object form (a deal) is written out as JSON to be
+    compared, which a record with thousands of irregularities, each listing a hundred
+    alternatives, would otherwise do for every one of them."""
+    texts: set[str] = set()
+    objects: set[str] = set()
     out: list[Form] = []
     for form in forms:
-        key = json.dumps(form, sort_keys=True, ensure_ascii=False)
-        if key not in seen:
-            seen.add(key)
-            out.append(form)
+        if isinstance(form, str):
+            if form in texts:
+                continue
+            texts.add(form)
+        else:
+            key = json.dumps(form, sort_keys=True, ensure_ascii=False)
+            if key in objects:
+                continue
+            objects.add(key)
+        out.append(form)
     return out
 
 

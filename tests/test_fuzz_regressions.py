@@ -256,3 +256,37 @@ def test_a_lone_surrogate_in_meta_still_makes_the_page(tmp_path: Path) -> None:
     assert exc is None and code == 1  # the record's verdict: illegal at the pick
     embedded = json.loads(export.embedded(page.read_text(encoding="utf-8")))
     assert embedded["record"]["meta"]["expect"]["rule"] == "\udfff"
+
+
+def test_thousands_of_irregularities_list_their_alternatives_without_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fuzz input #206859 of seed 2615 (a 7,533-action Goat game for 22 players, 7,508
+    irregularities taken back): each violation's hundred alternatives were deduplicated
+    by writing every one out as JSON (750,000 json.dumps, 2.2 s of CPU).  Strings are
+    their own keys now; only a deal's object form is written out to be compared."""
+    from adjudicator import legal
+
+    record = next(simulate("pagat", 3, seed=4, count=1))
+    wrong = f"{record['players'][1]} take"  # the basic game has no 'take': never legal
+    record["actions"] = [a for action in record["actions"] for a in (wrong, action)]
+    source = Source("r.json", None, json.dumps(record))
+    calls = []
+    real = legal.json.dumps
+    monkeypatch.setattr(legal.json, "dumps", lambda *a, **k: calls.append(1) or real(*a, **k))
+    checked = check_source(source, go_on="taken back")
+    report = checked.report
+    assert report is not None
+    assert len(report.violations) >= 200 and {v.rule for v in report.violations} == {"act.variant"}
+    assert report.finished and all(v.alternatives for v in report.violations)
+    assert calls == []
+
+
+def test_unique_forms_keep_the_first_of_each_and_tell_text_from_objects() -> None:
+    from adjudicator.legal import unique
+
+    deal = {"player": "Anna", "act": "deal", "to": {"Bo": ["2H"]}}
+    same = {"act": "deal", "to": {"Bo": ["2H"]}, "player": "Anna"}  # another key order
+    text = json.dumps(deal, sort_keys=True, ensure_ascii=False)  # a string, not the deal
+    forms = ["Anna play 7H", deal, "Anna play 7H", same, text, "Bo pick", text]
+    assert unique(forms) == ["Anna play 7H", deal, text, "Bo pick"]
