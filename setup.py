@@ -23,6 +23,7 @@ import tempfile
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "adjudicator/actions.py",
@@ -94,4 +95,19 @@ def _extensions() -> list[Any]:
         return []
 
 
-setup(ext_modules=_extensions())
+class _BuildExt(build_ext):
+    """build_ext that dates every compiled module to the build, rebuilt or not.
+
+    An unchanged engine is not compiled again, so its files keep the first build's
+    time; a source whose time moved without its text changing (a checkout back and
+    forth) would then look newer than its build forever (adjudicator/_native.py)."""
+
+    def run(self) -> None:
+        super().run()
+        for extension in self.extensions:
+            path = self.get_ext_fullpath(extension.name)
+            if os.path.exists(path):
+                os.utime(path)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt})
