@@ -319,7 +319,7 @@ def generate(state: State) -> list[Action]:
             runs = [c for c in runs if c[0] % 13 == 0]
         out += [_new(Action, (p, "play", run, ())) for run in runs]
     if options.high_trump == "kill_only" and trump is not None and _holds_suit(cards, trump):
-        # The Goat treatise, variations IV: the highest trump may only complete a trick.
+        # The Goat treatise, variations I: the highest trump may only complete a trick.
         # Only a play of the highest trump among the cards listed can hold it.
         high, certain = high_trump(state)
         if high is not None and high in cards:
