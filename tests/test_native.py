@@ -162,3 +162,20 @@ def test_the_engines_options_are_rule_options_field_for_field() -> None:
             for name in RuleOptions.model_fields:
                 assert getattr(copy, name) == getattr(options, name), (preset.name, name)
             assert copy.min_run == options.min_run
+
+
+def test_the_stale_check_looks_where_setup_compiles() -> None:
+    """Every module setup.py compiles lies in a folder _native looks in, or an edit to it
+    would go unnoticed while its old compiled code ran."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    compiled = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
+    )
+    paths = ast.literal_eval(compiled)
+    assert len(paths) >= 10
+    for path in paths:
+        folder = str(Path(path).parent.relative_to("adjudicator"))
+        assert (folder if folder != "." else "") in _native._PACKAGES, path
