@@ -193,8 +193,7 @@ def _passes(state: State, action: Action) -> bool:
 def _pass(state: State, announce: bool = True) -> None:
     """End the window (the winner takes the trick) or the optional deal (none was dealt)."""
     if state.deal is not None:
-        if state.telling:
-            note(state, ev.NoLowCards)
+        note(state, ev.NoLowCards)
         state.deal = None
         intermission.begin_phase_two(state)
     else:

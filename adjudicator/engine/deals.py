@@ -208,8 +208,7 @@ def apply(state: State, action: Action) -> None:
 
         state.trick.clear()
         state.sluffs.clear()
-        if state.telling:
-            note(state, ev.Leads, due.leader, "again")
+        note(state, ev.Leads, due.leader, "again")
         phase_one_all.begin_trick(state, due.leader)
 
 

@@ -54,8 +54,7 @@ def end_phase_one(state: State) -> None:
         if state.dealer is None:
             state.stop("the unfinished trick is dealt out by the dealer, who is not in the record")
             return
-        if state.telling:
-            note(state, ev.UnfinishedTrick, state.dealer)
+        note(state, ev.UnfinishedTrick, state.dealer)
         state.deal = DealDue(
             kind="trick_out",
             cards=tuple(sorted(played)),
@@ -67,7 +66,7 @@ def end_phase_one(state: State) -> None:
         )
         state.turn = None
         return
-    if played and state.telling:
+    if played:
         note(state, ev.UnfinishedTrick, None)
     for player, cards in state.trick:
         state.hands[player].extend(cards)
@@ -92,8 +91,7 @@ def _reveal(state: State) -> None:
     if kind == "turned_up" or card is None:
         return
     state.trump = suit(card) if card != UNKNOWN else state.trump_hint
-    if state.telling:
-        note(state, ev.TrumpRevealed, card, state.trump)
+    note(state, ev.TrumpRevealed, card, state.trump)
     if not state.indicator_down:
         return
     state.indicator_down = False
@@ -201,8 +199,7 @@ def low_cards_due(state: State) -> DealDue | None:
         )
     else:
         shufflers = frozenset(range(state.n))
-    if state.telling:
-        note(state, ev.LowCardsShared, tuple(receivers), threshold)
+    note(state, ev.LowCardsShared, tuple(receivers), threshold)
     return DealDue(
         kind="low_cards",
         cards=low,

@@ -5,8 +5,8 @@ declared, described, cited and validated.  Reading one of its fields is a pydant
 attribute lookup, and the engine reads options at every action: each
 :class:`~adjudicator.engine.state.State` holds this plain copy instead, whose fields
 the compiled engine (setup.py) reads as directly as a local.  Same names, same types,
-same values; ``tests/test_native.py`` holds the two classes to each other, and a field
-missing here fails the first game made.
+same values: ``tests/test_native.py`` holds the two classes to each other, field by
+field, as written and as valued for every preset.
 """
 
 from __future__ import annotations

@@ -49,8 +49,7 @@ def begin_trick(state: State, leader: int) -> None:
     state.trick.clear()
     end = state.options.phase_one_end
     if end == "talon_empty" and state.stock_done:
-        if state.telling:
-            note(state, ev.PhaseOneEnds, "stock_done")
+        note(state, ev.PhaseOneEnds, "stock_done")
         intermission.end_phase_one(state)
         return
     if end == "skip_empty":
@@ -58,8 +57,7 @@ def begin_trick(state: State, leader: int) -> None:
             leader = state.next_with_cards(leader)
         second = state.next_with_cards(leader)
         if second == leader or not (state.holds(leader) or can_dare(state)):
-            if state.telling:
-                note(state, ev.PhaseOneEnds, "fewer_than_two")
+            note(state, ev.PhaseOneEnds, "fewer_than_two")
             intermission.end_phase_one(state)
             return
     else:
@@ -77,12 +75,10 @@ def _due(state: State) -> None:
     if state.holds(player) or can_dare(state):
         return
     if state.options.phase_one_end == "skip_empty" and state.trick:
-        if state.telling:
-            note(state, ev.PhaseOneEnds, "no_card_bounce", (player,))
+        note(state, ev.PhaseOneEnds, "no_card_bounce", (player,))
     else:
         role = "lead" if player == state.leader and len(state.trick) % 2 == 0 else "play"
-        if state.telling:
-            note(state, ev.PhaseOneEnds, f"no_{role}", (player,))
+        note(state, ev.PhaseOneEnds, f"no_{role}", (player,))
     intermission.end_phase_one(state)
 
 

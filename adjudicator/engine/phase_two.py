@@ -514,8 +514,7 @@ def apply(state: State, action: Action) -> None:
         went_out = not hand and not state.hidden[p]
         if went_out:
             state.out_order.append([p])
-            if state.telling:
-                note(state, ev.Out, p, reserve=bool(state.reserve))
+            note(state, ev.Out, p, reserve=bool(state.reserve))
         if not sure:
             state.stop(
                 f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
@@ -578,8 +577,7 @@ def lead_next(state: State, leader: int) -> None:
             for step in range(1, n):
                 other = (leader - step) % n
                 if state.holds(other):
-                    if state.telling:
-                        note(state, ev.LeadsInstead, leader, other)
+                    note(state, ev.LeadsInstead, leader, other)
                     leader = other
                     break
     state.turn = leader
@@ -628,7 +626,7 @@ def over(state: State, losers: list[int]) -> None:
     state.losers = losers
     state.loser = losers[0] if len(losers) == 1 else None
     state.turn = None
-    if losers and state.telling:
+    if losers:
         note(state, ev.GameOver, tuple(losers))
 
 
@@ -644,8 +642,7 @@ def start_phase_two(state: State, leader: int) -> None:
         end_if_over(state)
         return
     if rule == "lose" and empty:
-        if state.telling:
-            note(state, ev.WithoutCards, tuple(empty))
+        note(state, ev.WithoutCards, tuple(empty))
         over(state, empty)
         return
     if rule == "blamattis":
@@ -654,7 +651,7 @@ def start_phase_two(state: State, leader: int) -> None:
     first = leader if state.holds(leader) else state.next_with_cards(leader)
     lead_next(state, first)
     end_if_over(state)
-    if state.phase == PHASE_TWO and state.stopped is None and state.telling:
+    if state.phase == PHASE_TWO and state.stopped is None:
         note(state, ev.Leads, state.leader, "phase_two")
 
 
