@@ -36,8 +36,8 @@ COMPILED = [
     "adjudicator/engine/phase_one_pairs.py",
     "adjudicator/engine/phase_two.py",
     "adjudicator/engine/state.py",
-    "adjudicator/replaying.py",
-    "adjudicator/simulate.py",
+    "adjudicator/play/replaying.py",
+    "adjudicator/play/simulate.py",
 ]
 """The modules the replay and generation loops run through, action after action.
 

@@ -17,11 +17,11 @@ _native.choose()  # before any engine module is imported: compiled, or from its 
 
 from adjudicator._version import __version__
 from adjudicator.actions import Action
-from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.cards import Card, card_code, card_text, parse_card
+from adjudicator.play.adjudicate import Report, adjudicate
+from adjudicator.play.table import IllegalActionError, Outcome, Table
 from adjudicator.record import Game, RecordError, load_record
 from adjudicator.rules import PRESETS, RuleOptions, find_variant
-from adjudicator.table import IllegalActionError, Outcome, Table
 
 __all__ = [
     "PRESETS",

@@ -1,7 +1,7 @@
 """Ctrl-C while the command line is still starting: one line and status 130, as later.
 
 Importing the program takes a second or so (more on a busy machine), and until the
-command group runs (:mod:`adjudicator.cli_group`) nothing is there to catch Ctrl-C:
+command group runs (:mod:`adjudicator.cli.group`) nothing is there to catch Ctrl-C:
 Python would print a KeyboardInterrupt traceback from somewhere inside an import (and
 SIGTERM would end the process without a word).
 :func:`hold` is called first thing by the package, and acts only when this process

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from adjudicator.invalid import RecordError, _shown
+from adjudicator.invalid import RecordError, shown
 
 Card = int
 """A card: ``suit * 13 + rank - 2``, see :func:`make_card`."""
@@ -66,7 +66,7 @@ def parse_card(text: str) -> Card:
     """Parse any accepted spelling (``10h``, ``TH``, ``T♥``); :class:`RecordError` otherwise."""
     card = PARSE.get(text.strip().upper()) if isinstance(text, str) else None
     if card is None:
-        raise RecordError("", f"{_shown(text)} is not a card")
+        raise RecordError("", f"{shown(text)} is not a card")
     return card
 
 
@@ -74,7 +74,7 @@ def parse_suit(text: str) -> int:
     """Parse a suit letter or symbol; :class:`RecordError` otherwise."""
     found = PARSE_SUIT.get(text.strip().upper()) if isinstance(text, str) else None
     if found is None:
-        raise RecordError("", f"{_shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
+        raise RecordError("", f"{shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
     return found
 
 
@@ -85,7 +85,7 @@ def card_code(card: Card) -> str:
             return UNKNOWN_TEXT
         return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
     except (IndexError, TypeError):
-        raise RecordError("", f"{_shown(card)} is no card's number (0-51, or -1)") from None
+        raise RecordError("", f"{shown(card)} is no card's number (0-51, or -1)") from None
 
 
 def card_text(card: Card) -> str:
@@ -96,7 +96,7 @@ def card_text(card: Card) -> str:
         r = card % 13 + 2
         return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
     except (IndexError, TypeError):
-        raise RecordError("", f"{_shown(card)} is no card's number (0-51, or -1)") from None
+        raise RecordError("", f"{shown(card)} is no card's number (0-51, or -1)") from None
 
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
@@ -125,8 +125,8 @@ def cards_text(cards: Iterable[Card]) -> str:
     listed = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(listed) <= QUOTED_CARDS:
         return " ".join(card_text(c) for c in listed)
-    shown = " ".join(card_text(c) for c in listed[:QUOTED_CARDS])
-    return f"{shown} … and {len(listed) - QUOTED_CARDS:,} more"
+    first = " ".join(card_text(c) for c in listed[:QUOTED_CARDS])
+    return f"{first} … and {len(listed) - QUOTED_CARDS:,} more"
 
 
 def suit_name(s: int, plural: bool = False) -> str:

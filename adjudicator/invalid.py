@@ -29,7 +29,7 @@ class UnknownVariant(RecordError, KeyError):
     __str__ = ValueError.__str__  # the message as it is, not quoted as KeyError quotes keys
 
 
-def _shown(value: Any, depth: int = 0) -> str:
+def shown(value: Any, depth: int = 0) -> str:
     """A value from the record, for a message: its repr, cut short, on one line.
 
     Built from a piece of the value only, so a megabyte string or a list of a
@@ -48,13 +48,13 @@ def _shown(value: Any, depth: int = 0) -> str:
     elif isinstance(value, (list, tuple)):
         if depth > 2:
             return "[...]"
-        text = "[" + ", ".join(_shown(item, depth + 1) for item in value[:8])
+        text = "[" + ", ".join(shown(item, depth + 1) for item in value[:8])
         text += ", ...]" if len(value) > 8 else "]"
     elif isinstance(value, dict):
         if depth > 2:
             return "{...}"
         pairs = islice(value.items(), 8)
-        text = "{" + ", ".join(f"{_shown(k, depth + 1)}: {_shown(v, depth + 1)}" for k, v in pairs)
+        text = "{" + ", ".join(f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in pairs)
         text += ", ...}" if len(value) > 8 else "}"
     else:
         text = f"a {type(value).__name__}"

@@ -25,8 +25,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from adjudicator import engine, legal, record
+from adjudicator import engine, record
 from adjudicator.conformance import perft, vectors
+from adjudicator.play import legal
 from adjudicator.rules.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,10 +26,10 @@ from typing import Any
 
 from timing import best_of
 
-from adjudicator import bulk, export
-from adjudicator.adjudicate import adjudicate
-from adjudicator.simulate import simulate
-from adjudicator.web import calls
+from adjudicator.play.adjudicate import adjudicate, document_from_text
+from adjudicator.play.simulate import simulate
+from adjudicator.render import export
+from adjudicator.service import page as calls
 
 
 def best(repeat: int, work: Callable[[], Any]) -> tuple[float, Any]:
@@ -49,7 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     (record,) = simulate(args.variant, args.players, args.seed, 1)
     text = json.dumps(record, ensure_ascii=False)
-    game = bulk.document_from_text(text)
+    game = document_from_text(text)
     report = adjudicate(game, steps=True)
     players = list(game.players)
     print(

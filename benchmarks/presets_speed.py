@@ -35,8 +35,8 @@ from timing import best_of
 
 from adjudicator import _native
 from adjudicator.bulk import Source, check_source
+from adjudicator.play.simulate import game_rng, random_game
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import game_rng, random_game
 
 SIMULATE_TARGET = 150_000
 CHECK_TARGET = {"pagat": 600_000}

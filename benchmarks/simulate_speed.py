@@ -4,7 +4,7 @@ Bots and self-play pipelines live on legal-move generation.  This times, in one
 run and one process:
 
   * random legal games of ``pagat`` (3 players) and ``helmfrid`` (4 players) played
-    through ``adjudicator.simulate.random_game``: games/s and ms per game;
+    through ``adjudicator.play.simulate.random_game``: games/s and ms per game;
   * ``engine.legal_actions`` alone, called on every position of those games:
     generations/s;
   * the same generation by filtering every candidate through ``check`` (the
@@ -27,7 +27,11 @@ import random
 from throughput import best_of  # this folder's other script (on sys.path when run)
 
 from adjudicator import engine
-from adjudicator.simulate import game_rng, random_game
+
+try:
+    from adjudicator.play.simulate import game_rng, random_game
+except ImportError:  # a commit before the layers (ab.py runs this script on both)
+    from adjudicator.simulate import game_rng, random_game  # type: ignore[no-redef]
 
 TABLES = (("pagat", 3, 2.0), ("helmfrid", 4, 6.0))
 """(variant, players, target ms per game)."""

@@ -29,8 +29,12 @@ from pathlib import Path
 from timing import best_of
 
 from adjudicator.bulk import Source, check_source
+
+try:
+    from adjudicator.play.simulate import simulate
+except ImportError:  # a commit before the layers (ab.py runs this script on both)
+    from adjudicator.simulate import simulate  # type: ignore[no-redef]
 from adjudicator.record import build_game, loads, parse_record
-from adjudicator.simulate import simulate
 
 TARGET_ACTIONS_PER_S = {"pagat": 500_000, "helmfrid": 300_000}
 """Full-check targets in actions/s, one process (other variants: the pagat figure)."""

@@ -20,8 +20,9 @@ import json
 import sys
 import time
 
-from adjudicator import engine, legal, record
+from adjudicator import engine, record
 from adjudicator.actions import Action
+from adjudicator.play import legal, listing
 from adjudicator.record import Game
 
 
@@ -38,7 +39,7 @@ def legal_now(position: dict, broken: str | None, with_unseen: bool = False) -> 
     elif broken == "any-sluff":
         sluffers = sorted({a.player for a in actions if a.act == "sluff"})
         actions = actions + [Action(p, "sluff", (c,)) for p in sluffers for c in state.hands[p]]
-    return legal.forms(actions, game.players)
+    return listing.forms(actions, game.players)
 
 
 def main() -> None:

@@ -11,9 +11,9 @@ from typing import Any
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.cards import FULL_PACK, card_code, parse_card, rank
 from adjudicator.engine.state import State
+from adjudicator.play.adjudicate import Report, adjudicate
 from adjudicator.record import FORMAT, load_record
 
 DISPUTE: dict[str, Any] = {

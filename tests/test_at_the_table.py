@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import start_record
 
-from adjudicator.adjudicate import adjudicate
 from adjudicator.bulk import document_from_text
-from adjudicator.cli import main
+from adjudicator.cli.main import main
+from adjudicator.play.adjudicate import adjudicate
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
@@ -143,7 +143,7 @@ def test_a_rejected_action_reads_as_an_attempt() -> None:
     ],
 )
 def test_attempt_wording(words: str, reads: str) -> None:
-    from adjudicator.render import attempt
+    from adjudicator.render.terminal import attempt
 
     assert attempt(words, "Bo", "Bo play 7H") == reads
 

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from adjudicator import bulk
 from adjudicator.bulk import Source
-from adjudicator.cli import main
-from adjudicator.simulate import simulate
+from adjudicator.cli.main import main
+from adjudicator.play.simulate import simulate
 
 
 @pytest.fixture(scope="module")

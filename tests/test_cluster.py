@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import bulk, cluster
-from adjudicator.bulk import Source
-from adjudicator.cli import main
-from adjudicator.simulate import simulate
+from adjudicator import bulk
+from adjudicator.bulk import Source, cluster
+from adjudicator.cli.main import main
+from adjudicator.play.simulate import simulate
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 

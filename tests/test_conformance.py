@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import engine, legal, record
-from adjudicator.adjudicate import adjudicate, adjudicate_session
-from adjudicator.cli import main
+from adjudicator import engine, record
+from adjudicator.cli.main import main
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.engine.state import FIELDS
+from adjudicator.play import legal, listing
+from adjudicator.play.adjudicate import adjudicate, adjudicate_session
 from adjudicator.record import Game
 from adjudicator.rules.presets import PRESETS
 
@@ -73,7 +74,7 @@ def _check_lines(texts: tuple[str, ...]) -> None:
         state = legal.position(game).state  # raises on an illegal action
         assert len(game.actions) == row["at"]
         every = vectors.legal_forms(engine.legal_by_check(state), game.players)
-        shown, more = legal.summary(every)
+        shown, more = listing.summary(every)
         assert row["legal"] == shown, row["id"]
         assert row.get("more_deals", 0) == (len(every) - len(shown) if more else 0)
         assert row["legal"], row["id"]

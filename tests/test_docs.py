@@ -31,7 +31,7 @@ def raised_ids() -> set[str]:
     found: set[str] = set()
     for path in [
         *(ROOT / "adjudicator" / "engine").glob("*.py"),
-        ROOT / "adjudicator" / "adjudicate.py",
+        *(ROOT / "adjudicator" / "play").glob("*.py"),
     ]:
         found |= set(LITERAL.findall(path.read_text(encoding="utf-8")))
     return found
@@ -144,7 +144,7 @@ def test_the_docs_name_no_file_outside_the_repository(name: str) -> None:
 def test_command_output_cites_by_title() -> None:
     from click.testing import CliRunner
 
-    from adjudicator.cli import main
+    from adjudicator.cli.main import main
 
     for args in (["variants"], ["variants", "koira"], ["explain", "phase2.beat"]):
         out = CliRunner().invoke(main, args).stdout

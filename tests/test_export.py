@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import DISPUTE
 
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,9 +45,9 @@ def test_ruling_export(
 
 
 def test_the_ruling_frames_the_violation_in_red() -> None:
-    from adjudicator import export
-    from adjudicator.adjudicate import adjudicate
     from adjudicator.bulk import document_from_text
+    from adjudicator.play.adjudicate import adjudicate
+    from adjudicator.render import export
 
     text = (ROOT / "sample_games" / "illegal_phase2_beat.json").read_text(encoding="utf-8")
     report = adjudicate(document_from_text(text), steps=True)
@@ -170,7 +170,7 @@ def _page_data(tmp_path: Path, name: str, *extra: str) -> dict[str, Any]:
 def test_every_view_of_the_page_is_the_apis_replay(tmp_path: Path, name: str) -> None:
     """The page unpacks each view (app.js as calls.unpacked) into exactly what
     /api/replay answers for that viewer: the same steps, tables, violations, next."""
-    from adjudicator.web import calls
+    from adjudicator.service import page as calls
 
     data = _page_data(tmp_path, name)
     text = json.dumps(data["record"], ensure_ascii=False)
@@ -205,7 +205,7 @@ def test_one_players_page_shows_no_more_than_their_api_view(tmp_path: Path, name
     """With --as, each part of the file (every step's patch, the verdict, what comes next)
     names no card that the API's one-player view does not show at that point; the steps'
     words are the API's own.  So the file holds no other hand, not even unread."""
-    from adjudicator.web import calls
+    from adjudicator.service import page as calls
 
     full = _page_data(tmp_path, name)
     text = json.dumps(full["record"], ensure_ascii=False)
@@ -220,7 +220,7 @@ def test_one_players_page_shows_no_more_than_their_api_view(tmp_path: Path, name
 
 
 def test_patches_give_back_what_they_were_made_from() -> None:
-    from adjudicator.web.calls import _diff, patched
+    from adjudicator.service.page import _diff, patched
 
     pairs = [
         ({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3, 4]}),

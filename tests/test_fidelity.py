@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from adjudicator import engine
-from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
+from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session
 from adjudicator.record import RecordError, Session, load, load_record
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.bulk import Source, check_source
-from adjudicator.cli import main
-from adjudicator.simulate import simulate
+from adjudicator.cli.main import main
+from adjudicator.play.simulate import simulate
 
 KNOWN: set[str] = set()
 """Fuzzer signatures of escapes known and not yet fixed: none."""
@@ -243,7 +243,7 @@ def test_a_lone_surrogate_in_meta_still_makes_the_page(tmp_path: Path) -> None:
     """Seed 2614, #212800: a record whose meta holds the escape "\\udfff" (a lone
     surrogate) made replay --html raise UnicodeEncodeError as it wrote the page.  The
     page's embedded JSON keeps it escaped, as check --json does."""
-    from adjudicator import export
+    from adjudicator.render import export
 
     sample = Path(__file__).parent.parent / "sample_games/goat_pickup_touching.json"
     record = json.loads(sample.read_text(encoding="utf-8"))
@@ -265,7 +265,7 @@ def test_thousands_of_irregularities_list_their_alternatives_without_json(
     irregularities taken back): each violation's hundred alternatives were deduplicated
     by writing every one out as JSON (750,000 json.dumps, 2.2 s of CPU).  Strings are
     their own keys now; only a deal's object form is written out to be compared."""
-    from adjudicator import legal
+    from adjudicator.play import legal
 
     record = next(simulate("pagat", 3, seed=4, count=1))
     wrong = f"{record['players'][1]} take"  # the basic game has no 'take': never legal
@@ -283,7 +283,7 @@ def test_thousands_of_irregularities_list_their_alternatives_without_json(
 
 
 def test_unique_forms_keep_the_first_of_each_and_tell_text_from_objects() -> None:
-    from adjudicator.legal import unique
+    from adjudicator.play.listing import unique
 
     deal = {"player": "Anna", "act": "deal", "to": {"Bo": ["2H"]}}
     same = {"act": "deal", "to": {"Bo": ["2H"]}, "player": "Anna"}  # another key order

@@ -29,12 +29,12 @@ from hypothesis import strategies as st
 from test_properties import PROPERTY, assert_generated_is_checked, unlisted
 
 from adjudicator import engine
-from adjudicator.adjudicate import adjudicate
 from adjudicator.cards import UNKNOWN
 from adjudicator.engine.state import State
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.play.simulate import hide, random_game
 from adjudicator.record import load_record
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import hide, random_game
 
 TABLES = [
     (name, players)

@@ -26,11 +26,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import bulk, export, limits
-from adjudicator.adjudicate import adjudicate
-from adjudicator.cli import main
-from adjudicator.simulate import simulate
-from adjudicator.tui import ReplayApp
+from adjudicator import bulk, limits
+from adjudicator.cli.main import main
+from adjudicator.play.adjudicate import adjudicate, document_from_text
+from adjudicator.play.simulate import simulate
+from adjudicator.render import export
+from adjudicator.render.tui import ReplayApp
 
 MARKUP_NAMES = ["[link=javascript:alert(1)]B[/link]", "[reverse]Bo", "[/]"]
 TIMEOUT = 180
@@ -75,7 +76,7 @@ def command() -> list[str]:
     script = Path(sys.executable).parent / "adjudicator"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from adjudicator.cli import main; main()"]
+    return [sys.executable, "-c", "from adjudicator.cli.main import main; main()"]
 
 
 def run(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -235,7 +236,7 @@ def test_a_name_is_text_in_the_html_ruling(
 
 @pytest.mark.parametrize("name", MARKUP_NAMES)
 def test_a_name_is_text_in_the_interactive_replay(games: list[dict[str, Any]], name: str) -> None:
-    document = bulk.document_from_text(json.dumps(with_loser_named(games[0], name)))
+    document = document_from_text(json.dumps(with_loser_named(games[0], name)))
     app = ReplayApp("r.json", adjudicate(document, steps=True), viewer=name)
 
     async def go() -> None:

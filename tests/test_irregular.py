@@ -1,6 +1,6 @@
 """Issue 21: a game followed past its irregularities, taken back or let stand.
 
-Games come from :mod:`adjudicator.simulate` with hypothesis-drawn seeds (as in
+Games come from :mod:`adjudicator.play.simulate` with hypothesis-drawn seeds (as in
 ``test_properties``), over every preset and player count.
 """
 
@@ -19,12 +19,13 @@ from test_properties import listed, play, seeds, tables, unlisted
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.adjudicate import adjudicate, game_points
-from adjudicator.cli import main
+from adjudicator.cli.main import main
+from adjudicator.play.adjudicate import adjudicate, game_points
+from adjudicator.play.replaying import takes_the_turn
+from adjudicator.play.table import STANDS, TAKEN_BACK, Table, cannot_play
 from adjudicator.record import Game, RecordError, load_record
 from adjudicator.record.notation import marked, split_mark
 from adjudicator.record.schema import Scoring
-from adjudicator.table import STANDS, TAKEN_BACK, Table, _takes_the_turn, cannot_play
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCORING = Scoring(loser=-3, places=[2, 1], others=0)
@@ -220,7 +221,7 @@ def test_an_illegal_action_let_stand_is_played_and_the_game_goes_on_from_there(
         illegal = bad is not None and not bad.undetermined
         assert illegal == (index in marks), (index, action, bad)
         if illegal:
-            _takes_the_turn(state, action)  # out of turn, the player plays now
+            takes_the_turn(state, action)  # out of turn, the player plays now
         engine.step(state, action)
         assert Counter(state.all_cards()) == pack, index
     assert (report.finished, report.losers) == (
@@ -231,7 +232,7 @@ def test_an_illegal_action_let_stand_is_played_and_the_game_goes_on_from_there(
 
 def _replayed(game: Game) -> Table:
     """A table after every action of ``game``, irregularities as the record marks them."""
-    from adjudicator.table import replay
+    from adjudicator.play.table import replay
 
     table = Table.from_game(game)
     replay(table, game.actions, marks=game.marks)
@@ -307,7 +308,7 @@ def test_the_app_log_followed_with_go_on_stands(snapshot: Any, monkeypatch: Any)
 
 def test_the_page_follows_the_game_past_a_mark_and_lists_what_may_come_next() -> None:
     """The page's 'Let it stand' sends the record with the last action marked."""
-    from adjudicator.web import calls
+    from adjudicator.service import page as calls
 
     with open("sample_games/app_log_two_bugs.json", encoding="utf-8") as f:
         data = json.load(f)
@@ -324,7 +325,7 @@ def test_the_page_follows_the_game_past_a_mark_and_lists_what_may_come_next() ->
 
 
 def test_a_session_game_followed_past_an_irregularity_gives_its_loser_and_scores_on() -> None:
-    from adjudicator.adjudicate import adjudicate_session
+    from adjudicator.play.adjudicate import adjudicate_session
     from adjudicator.record import build, parse_document
 
     with open("sample_games/goat_session_3_games.json", encoding="utf-8") as f:

@@ -57,13 +57,15 @@ def test_the_build_said_is_the_build_imported() -> None:
     assert engine_file is not None
     if _native.build != "compiled (mypyc)":
         assert engine_file.endswith(".py")
-        assert adjudicator.replaying.__file__.endswith(".py")
+        assert adjudicator.play.replaying.__file__.endswith(".py")
         return
     compiled = _native.compiled_modules()
     assert not engine_file.endswith(".py")
-    assert {"adjudicator.engine", "adjudicator.engine.phase_two", "adjudicator.replaying"} <= set(
-        compiled
-    )
+    assert {
+        "adjudicator.engine",
+        "adjudicator.engine.phase_two",
+        "adjudicator.play.replaying",
+    } <= set(compiled)
 
 
 def test_every_sample_checks_the_same_in_both_builds() -> None:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from adjudicator import engine
-from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
 from adjudicator.cards import parse_card
 from adjudicator.engine.state import PHASE_ONE, PHASE_TWO, State
+from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session
 from adjudicator.record import RecordError, load, load_record
 from adjudicator.rules.presets import PRESETS
 
@@ -452,7 +452,7 @@ def test_a_session_adds_up_places_and_the_loser_and_checks_the_claim() -> None:
 
 
 def test_players_going_out_together_share_the_better_place() -> None:
-    from adjudicator.adjudicate import game_points
+    from adjudicator.play.adjudicate import game_points
     from adjudicator.record import Scoring
 
     report = Report("pagat", ("A", "B", "C", "D"), 0, 0, True, "D", ["D"])

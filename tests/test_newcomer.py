@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -141,7 +141,8 @@ def test_the_option_grid_never_breaks_a_value(width: int) -> None:
 
     from rich.console import Console
 
-    from adjudicator import render, service
+    from adjudicator import service
+    from adjudicator.render import terminal as render
 
     every = service.variants()
     words = {"option", "Options", "by", "variant", "of", *(e.name for e in every)}
@@ -346,7 +347,7 @@ def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Pat
 
 
 def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
-    from adjudicator import render
+    from adjudicator.render import terminal as render
 
     assert render.legal_hint(("night.json", 2), 5) == (
         "'adjudicator legal night.json --at 5 --game 2' lists them"

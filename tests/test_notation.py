@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.actions import ACTS, Action
-from adjudicator.adjudicate import adjudicate, adjudicate_session
 from adjudicator.cards import FULL_PACK, card_code
+from adjudicator.play.adjudicate import adjudicate, adjudicate_session
 from adjudicator.record import (
     Game,
     RecordError,

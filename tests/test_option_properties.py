@@ -30,14 +30,14 @@ from test_properties import (
 )
 
 from adjudicator import engine
-from adjudicator import simulate as simulation
 from adjudicator.actions import Action
-from adjudicator.adjudicate import adjudicate
 from adjudicator.cards import FULL_PACK, card_code
 from adjudicator.engine.state import State
+from adjudicator.play import simulate as simulation
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.play.simulate import NAMES
 from adjudicator.record import FORMAT, Game, load_record
 from adjudicator.rules.options import RuleOptions
-from adjudicator.simulate import NAMES
 
 MAX_ACTIONS = 20_000
 """Random play under ``high_trump: only_killer`` may circle for ever (only one card kills);

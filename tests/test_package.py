@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 import adjudicator
 from adjudicator import samples
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -32,7 +32,7 @@ INSTALL = re.compile(r"pip install ([^\n`#]*)")
 
 def test_the_distribution_has_a_name_of_its_own() -> None:
     assert PYPROJECT["project"]["name"] == NAME
-    assert PYPROJECT["project"]["scripts"] == {"adjudicator": "adjudicator.cli:main"}
+    assert PYPROJECT["project"]["scripts"] == {"adjudicator": "adjudicator.cli.main:main"}
 
 
 def _targets(line: str) -> list[str]:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from adjudicator import engine
-from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.cards import parse_card
 from adjudicator.engine.state import PHASE_ONE, PHASE_TWO
+from adjudicator.play.adjudicate import Report, adjudicate
 from adjudicator.record import RecordError, load_record
 
 SEQ = {"sequences": "two", "pick_from": "top", "pick_takes": "play"}
@@ -411,7 +411,7 @@ def test_reserve_from_a_deal_is_set_aside_first() -> None:
 @pytest.mark.parametrize("leader_rule", ["trump_drawer", "last_trick_winner"])
 def test_phase_two_leader(leader_rule: str) -> None:
     rng = random.Random(11)
-    from adjudicator.simulate import random_game
+    from adjudicator.play.simulate import random_game
 
     for _ in range(20):
         data, game = random_game("pagat", 3, rng)

@@ -1,6 +1,6 @@
 """Property tests over random legal games of every variant and player count.
 
-Games come from :mod:`adjudicator.simulate` with hypothesis-drawn seeds, so a
+Games come from :mod:`adjudicator.play.simulate` with hypothesis-drawn seeds, so a
 failure shrinks to a small seed that ``adjudicator simulate --seed`` cannot
 reproduce directly but ``random_game(variant, players, Random(seed))`` can.
 Nothing here names a variant: every preset in PRESETS is played at every
@@ -21,16 +21,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import IllegalActionError, Table, engine, legal
+from adjudicator import IllegalActionError, Table, engine
 from adjudicator.actions import ACTS, Action
-from adjudicator.adjudicate import adjudicate
 from adjudicator.bulk import result_json
 from adjudicator.cards import FULL_PACK, PARSE, Card, cards_text
 from adjudicator.engine.events import Act, Event
 from adjudicator.engine.state import PHASE_TWO, State
+from adjudicator.play import legal, listing
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.play.simulate import random_game
 from adjudicator.record import Game, build_game, canonical, load_record, parse_record
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import random_game
 
 MAX_PLAYERS = 6
 TABLES = [
@@ -337,7 +338,7 @@ def test_a_table_stepped_by_hand_agrees_with_adjudicate_and_legal_at_every_step(
     for index, action in enumerate(game.actions):
         if index % 7 == 0 or index == len(game.actions) - 1:
             where = legal.position(game, index)
-            assert legal.forms(board.legal_actions, game.players) == where.legal
+            assert listing.forms(board.legal_actions, game.players) == where.legal
         assert board.check(action) is None or board.check(action).undetermined
         if rng.random() < 0.05:  # a copy steps on alone
             other = board.copy()

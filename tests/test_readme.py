@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -99,3 +99,4 @@ def test_explain_completes_rule_ids() -> None:
     }
     result = CliRunner().invoke(main, [], env=env, prog_name="adjudicator")
     assert "plain,phase2.pick.cards" in result.stdout.splitlines()
+

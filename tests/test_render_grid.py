@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import render
+from adjudicator.render import terminal as render
 
 names = st.text(
     st.characters(categories=("L", "N", "P", "S"), exclude_characters="[]"), min_size=1, max_size=14

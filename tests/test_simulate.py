@@ -17,11 +17,11 @@ from click.testing import CliRunner
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 from adjudicator.engine.state import PHASE_ONE, PHASE_TWO
+from adjudicator.play.simulate import below, choose, game_rng, random_game, simulate
 from adjudicator.record import canonical, load_record, parse_record
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import below, choose, game_rng, random_game, simulate
 
 MAX_PLAYERS = 6
 GAMES_PER_TABLE = 25
@@ -162,7 +162,7 @@ def test_every_preset_at_every_player_count_its_text_allows_plays_legal_finished
     """Every table a text allows (the Goat's 3-10 with its double deck from seven; Mattis,
     Koira and Myllymatti up to the 17 one pack seats): simulated games check legal,
     finished, with the loser they claim."""
-    from adjudicator.adjudicate import adjudicate
+    from adjudicator.play.adjudicate import adjudicate
 
     for record in simulate(variant, players, 5, 3 if players <= 10 else 1):
         report = adjudicate(load_record(record))

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import IllegalActionError, Table, adjudicate, engine, load_record, service, words
+from adjudicator import IllegalActionError, Table, adjudicate, engine, load_record, service
 from adjudicator.actions import Action
-from adjudicator.adjudicate import adjudicate_session
 from adjudicator.cards import parse_card
-from adjudicator.cli import main
+from adjudicator.cli.main import main
 from adjudicator.engine import events as ev
+from adjudicator.play import words
+from adjudicator.play.adjudicate import adjudicate_session
 from adjudicator.record import load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from adjudicator.adjudicate import Report, adjudicate
 from adjudicator.bulk import document_from_text
-from adjudicator.tui import ReplayApp
+from adjudicator.play.adjudicate import Report, adjudicate
+from adjudicator.render.tui import ReplayApp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,12 +130,12 @@ def test_quit_ends_the_app() -> None:
 
 
 def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
-    from adjudicator import tui
-    from adjudicator.cli import main
+    from adjudicator.cli.main import main
+    from adjudicator.render import tui
 
     started: list[ReplayApp] = []
     monkeypatch.setattr(tui.ReplayApp, "run", lambda self: started.append(self))
-    monkeypatch.setattr("adjudicator.cli._has_terminal", lambda: True)
+    monkeypatch.setattr("adjudicator.cli.main._has_terminal", lambda: True)
     result = CliRunner().invoke(
         main,
         [

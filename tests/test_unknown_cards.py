@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjudicator import engine
-from adjudicator.adjudicate import Report, adjudicate
+from adjudicator.play.adjudicate import Report, adjudicate
 from adjudicator.record import RecordError, load_record
 
 Q = "??"

@@ -21,11 +21,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from web_browser import launch, serving
 
-from adjudicator import legal
-from adjudicator.adjudicate import adjudicate
 from adjudicator.bulk import document_from_text, judge
 from adjudicator.cards import card_code
-from adjudicator.render import attempt
+from adjudicator.play import legal, listing
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.render.terminal import attempt
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -295,8 +295,8 @@ def test_the_buttons_are_the_engines_legal_list_at_every_step(page: Page, base: 
     for index, action in enumerate(played):
         expect(page.locator("#steps li")).to_have_count(index)
         expected = legal.position(game, index).legal
-        assert buttons(page, "#legal") == [legal.show(f) for f in expected], index
-        page.get_by_role("button", name=legal.show(action), exact=True).click()
+        assert buttons(page, "#legal") == [listing.show(f) for f in expected], index
+        page.get_by_role("button", name=listing.show(action), exact=True).click()
     expect(page.locator("#steps li")).to_have_count(len(played))
     assert "finished" in page.locator("#ruling").inner_text()
 
@@ -322,7 +322,7 @@ def test_dark_mode_keeps_red_and_black_suits_readable(browser: Browser, base: st
 def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from adjudicator.cli import main
+    from adjudicator.cli.main import main
 
     target = tmp_path / "ruling.html"
     source = str(SAMPLES / "illegal_phase2_act.json")
@@ -353,7 +353,7 @@ def test_the_replay_html_file_shows_what_the_served_page_shows(
     position of everyone's view and of one player's draws what the served page draws."""
     from click.testing import CliRunner
 
-    from adjudicator.cli import main
+    from adjudicator.cli.main import main
 
     name = "two_player_full.json"
     record = sample(name)

@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import engine, legal, record
+from adjudicator import engine, record
 from adjudicator.actions import Action
 from adjudicator.engine.state import State
+from adjudicator.play import legal, listing
 from adjudicator.record import Game, RecordError
 
 TIMEOUT = 10.0
@@ -82,7 +83,7 @@ class Difference:
     key: str
     """The rule id that refuses it (too lenient) or the act the engine refused (too strict)."""
     position: Position
-    action: legal.Form
+    action: listing.Form
     message: str = ""
     """Why the rules refuse it (too lenient)."""
 
@@ -320,7 +321,7 @@ def compare(position: Position, theirs: list[Action]) -> list[Difference]:
     ours = {_plain(state, a) for a in engine.legal_actions(state)}
     given = {_plain(state, a) for a in theirs}
     out: list[Difference] = []
-    for action in sorted(given - ours, key=lambda a: legal.show(a.record_form(names))):
+    for action in sorted(given - ours, key=lambda a: listing.show(a.record_form(names))):
         bad = engine.check(state, action)
         if bad is None or bad.undetermined:
             continue  # legal (a deal of its own), or cannot be refused with hidden cards
@@ -334,7 +335,7 @@ def compare(position: Position, theirs: list[Action]) -> list[Difference]:
         strict.append(
             min((a for a in ours if a.act == "deal" and a.player == player), key=lambda a: a.to)
         )
-    for action in sorted(strict, key=lambda a: legal.show(a.record_form(names))):
+    for action in sorted(strict, key=lambda a: listing.show(a.record_form(names))):
         out.append(Difference(TOO_STRICT, action.act, position, action.record_form(names)))
     return out
 
@@ -431,7 +432,7 @@ def render(report: Report, written: dict[tuple[str, str], Path] | None = None) -
         verb = "allows" if kind == TOO_LENIENT else "refuses"
         for d in found:
             why = f" — {d.message}" if d.message else ""
-            yield f"  {d.position.id}: the engine {verb} {legal.show(d.action)}{why}"
+            yield f"  {d.position.id}: the engine {verb} {listing.show(d.action)}{why}"
     if report.failures:
         yield "no usable answer:"
         for failure in report.failures:

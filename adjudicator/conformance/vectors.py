@@ -7,7 +7,7 @@ game is the one in play), who is to act, ``legal`` (every legal action in record
 notation, sorted, deals summed up as ``adjudicator legal`` does) and
 ``refused``: near misses with the rule id that refuses each.
 
-Games come from :func:`adjudicator.simulate.random_game`, so the same seed gives
+Games come from :func:`adjudicator.play.simulate.random_game`, so the same seed gives
 the same games and the same file, byte for byte.  Positions are drawn with a
 per-game generator, always including the first position of every phase the game
 reaches (phase one, the intermission where the trump is revealed and low cards
@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator import engine, legal, record
+from adjudicator import engine, record
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, card_code
 from adjudicator.engine.state import PHASE_ONE, State
+from adjudicator.play import listing
+from adjudicator.play.simulate import NAMES, dealt_game, game_rng, hide, play_out, random_game
 from adjudicator.record import Game
 from adjudicator.rules.presets import find_variant
-from adjudicator.simulate import NAMES, dealt_game, game_rng, hide, play_out, random_game
 
 FORMAT = "skitgubbe-vectors/1"
 """The ``format`` of every vector line."""
@@ -80,15 +81,15 @@ def phase_of(state: State, intermission: bool) -> str:
     return "intermission" if intermission else "phase two"
 
 
-def sort_key(form: legal.Form) -> str:
+def sort_key(form: listing.Form) -> str:
     """Record forms in one order: a string by its text, a deal by its JSON text."""
-    return form if isinstance(form, str) else legal.show(form)
+    return form if isinstance(form, str) else listing.show(form)
 
 
-def legal_forms(actions: list[Action], names: tuple[str, ...]) -> list[legal.Form]:
+def legal_forms(actions: list[Action], names: tuple[str, ...]) -> list[listing.Form]:
     """Every legal action as a unique record form, sorted (strings first, then deals)."""
     texts = {a.text(names) for a in actions if a.act != "deal"}
-    deals = legal.forms((a for a in actions if a.act == "deal"), names)
+    deals = listing.forms((a for a in actions if a.act == "deal"), names)
     return sorted(texts) + sorted(deals, key=sort_key)
 
 
@@ -97,7 +98,7 @@ def line(vector: Vector) -> dict[str, Any]:
     state = vector.state
     names = vector.names
     every = legal_forms(vector.legal, names)
-    listed, more = legal.summary(every)
+    listed, more = listing.summary(every)
     if state.deal is not None:
         to_move = [names[p] for p in sorted(state.deal.shufflers)]
     else:
@@ -116,7 +117,7 @@ def line(vector: Vector) -> dict[str, Any]:
         out["more_deals"] = len(every) - len(listed)
     if any(state.hidden) or UNKNOWN in state.stock:
         pairs = engine.unseen_actions(state)
-        out["with_unseen"] = sorted(legal.forms((a for a, _ in pairs), names), key=sort_key)
+        out["with_unseen"] = sorted(listing.forms((a for a, _ in pairs), names), key=sort_key)
     out["refused"] = [
         {"action": a.record_form(names), "rule": rule} for a, rule in refused(state, vector.legal)
     ]
@@ -207,7 +208,7 @@ def refused(state: State, legal_now: list[Action]) -> list[tuple[Action, str]]:
 class _Sampler:
     """Decides, position by position, which ones become vectors; keeps the written lines.
 
-    It watches a game being played (as a :data:`~adjudicator.simulate.Observer`,
+    It watches a game being played (as a :data:`~adjudicator.play.simulate.Observer`,
     which hands it ``legal_actions`` already made) or replayed (hidden cards).
     """
 

@@ -4,7 +4,7 @@
 a trick taken, phase one ending and why, the trump card turned, a player out);
 :func:`adjudicator.engine.describe` says what the act itself does where it is
 made (a lead, a reply to a card, a tie broken).  They hold seats and cards,
-never words: :mod:`adjudicator.words` says them in table language, for the
+never words: :mod:`adjudicator.play.words` says them in table language, for the
 terminal, the HTML and the page alike.
 
 Each event is an immutable named tuple; two events are equal only when they are

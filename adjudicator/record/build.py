@@ -29,7 +29,7 @@ from adjudicator.cards import (
 )
 from adjudicator.game import Game, Session, Start
 from adjudicator.limits import MAX_RECORD_SIZE, InputError, printable, read_limited, too_big
-from adjudicator.record.errors import RecordError, _message, _path, _shown, _validate, key
+from adjudicator.record.errors import RecordError, _message, _path, _validate, key, shown
 from adjudicator.record.notation import not_a_player, read_marks, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
@@ -108,11 +108,11 @@ def _check_deck(deck: Sequence[Card], decks: int) -> None:
     size = 52 * decks
     if len(deck) != size:
         missing = [card_code(c) for c in FULL_PACK if seen[c] < decks]
-        shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        listed = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise RecordError(
             "deck",
             f"{len(deck)} cards, not a whole pack of {size}"
-            + (f": missing {shown}" if len(deck) < size and missing else ""),
+            + (f": missing {listed}" if len(deck) < size and missing else ""),
         )
 
 
@@ -133,7 +133,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         if err["type"] == "extra_forbidden":
             message = _not_an_option(str(err["loc"][0]))
         elif field is not None:
-            message = f"must be {_allowed(field)}, not {_shown(err.get('input'))}"
+            message = f"must be {_allowed(field)}, not {shown(err.get('input'))}"
         else:
             message = _message(err)
         raise RecordError(where, message) from None
@@ -168,7 +168,7 @@ def _allowed(field: FieldInfo) -> str:
 
 def _not_a_variant(name: str) -> str:
     """The variants, and the close one to a misspelled name (``pagta``: ``pagat``)."""
-    said = f"{_shown(name)} is not a variant ({', '.join(PRESETS)})"
+    said = f"{shown(name)} is not a variant ({', '.join(PRESETS)})"
     close = difflib.get_close_matches(name[:80].lower(), list(PRESETS), n=1, cutoff=0.75)
     return f"{said}: did you mean {close[0]!r}?" if close else said
 
@@ -177,7 +177,7 @@ def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, 
     names: dict[str, int] = {}
     for i, name in enumerate(players):
         if name in names:
-            raise RecordError(f"players[{i}]", f"{_shown(name)} is listed twice")
+            raise RecordError(f"players[{i}]", f"{shown(name)} is listed twice")
         names[name] = i
     n = len(players)
     if not options.min_players <= n <= options.max_players:
@@ -204,7 +204,7 @@ def _suit(text: str, path: str) -> int:
     try:
         return parse_suit(text)
     except ValueError:
-        raise RecordError(path, f"{_shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
+        raise RecordError(path, f"{shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
 
 
 def build_game(
@@ -459,9 +459,9 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
         raise RecordError("start.stored", "these rules store no trumps for phase two")
     if reserve and n != 2:
         raise RecordError("start.reserve", "the avstickshög is a two-player rule")
-    shown = trump_card not in (None, UNKNOWN)
+    face_up = trump_card not in (None, UNKNOWN)
     hint = table.trump_hint
-    if hint is not None and shown and trump_card // 13 != hint:  # type: ignore[operator]
+    if hint is not None and face_up and trump_card // 13 != hint:  # type: ignore[operator]
         raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
     _trump_agrees_with_stock(stock, options.trump_card, hint)
     built = Start(

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from adjudicator.invalid import RecordError, _shown
+from adjudicator.invalid import RecordError, shown
 
-__all__ = ["RecordError", "_shown"]  # defined in adjudicator.invalid, used from here too
+__all__ = ["RecordError", "shown"]  # defined in adjudicator.invalid, used from here too
 
 
 _TAGS = {"text", "object", "one", "two", "[key]"}
@@ -29,12 +29,12 @@ def key(prefix: str, name: Any) -> str:
     """``prefix.name``, the key quoted as JSON unless it is plain: an error stays one printable
     line whatever a key holds (line breaks, lone surrogates, megabytes)."""
     if not isinstance(name, str):  # a key from a dict given to the library: any value
-        text = _shown(name)
+        text = shown(name)
         return f"{prefix}.{text}" if prefix else text
     text = name
     if not PLAIN_KEY.match(text):
-        shown = text if len(text) <= 40 else text[:40] + "..."
-        text = json.dumps(shown)  # escapes what cannot be printed
+        cut = text if len(text) <= 40 else text[:40] + "..."
+        text = json.dumps(cut)  # escapes what cannot be printed
     return f"{prefix}.{text}" if prefix else text
 
 
@@ -108,16 +108,16 @@ def _message(err: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "is not a field of this place in the record format"
     if kind == "literal_error" and err["loc"][-1:] == ("phase",):
-        return f"must be 1 or 2 (phase one or phase two), not {_shown(given)}"
+        return f"must be 1 or 2 (phase one or phase two), not {shown(given)}"
     if kind == "string_pattern_mismatch":
-        return f"{_shown(given)} is not a player name (1-40 printable characters, no spaces)"
+        return f"{shown(given)} is not a player name (1-40 printable characters, no spaces)"
     if kind in ("value_error", "assertion_error"):
         error = err.get("ctx", {}).get("error")
         if isinstance(error, RecordError):
             return error.message
         text = " ".join(str(error).split())  # one line, whatever a value held
         return text if len(text) <= 200 else text[:197] + "..."
-    return f"must be {_must(kind, err.get('ctx') or {})}, not {_shown(given)}"
+    return f"must be {_must(kind, err.get('ctx') or {})}, not {shown(given)}"
 
 
 def _where(err: Mapping[str, Any]) -> str:

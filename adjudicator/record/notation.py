@@ -24,7 +24,7 @@ from typing import Any
 
 from adjudicator.actions import ACTS, CARD_SEP, RECEIVER_SEP, Action
 from adjudicator.cards import PARSE, UNKNOWN, UNKNOWN_TEXT, Card
-from adjudicator.record.errors import RecordError, _shown, key
+from adjudicator.record.errors import RecordError, key, shown
 
 CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
 """Every spelling of a card (upper case), and ``??``."""
@@ -78,7 +78,7 @@ def read_cards(value: Any, path: str = "") -> tuple[Card, ...]:
         card = CARDS.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None or card == UNKNOWN:
             raise RecordError(
-                f"{path}[{i}]", NO_UNKNOWN if card == UNKNOWN else f"{_shown(code)} is not a card"
+                f"{path}[{i}]", NO_UNKNOWN if card == UNKNOWN else f"{shown(code)} is not a card"
             )
         out.append(card)
     return tuple(out)
@@ -103,7 +103,7 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
             if card is None:
                 raise RecordError(
                     f"{path}[{i}]",
-                    f"{_shown(token)} is not a card (or '??' for an unknown card)",
+                    f"{shown(token)} is not a card (or '??' for an unknown card)",
                 )
         out.append(card)
     return tuple(out)
@@ -115,13 +115,13 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
 def not_a_player(name: Any, players: Iterable[str]) -> str:
     """``'anna' is not one of the players (did you mean 'Anna'?)``: names are exact, but a
     name that differs in case, or by a letter or two, is pointed at."""
-    said = f"{_shown(name)} is not one of the players"
+    said = f"{shown(name)} is not one of the players"
     if not isinstance(name, str) or len(name) > 80:
         return said
     known = list(players)
     close = [p for p in known if p.casefold() == name.casefold()]
     close = close or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
-    return f"{said} (did you mean {_shown(close[0])}?)" if close else said
+    return f"{said} (did you mean {shown(close[0])}?)" if close else said
 
 
 def _seat(names: Mapping[str, int], name: str, path: str) -> int:
@@ -137,7 +137,7 @@ def act_of(act: str, path: str) -> str:
     found = _ACTS.get(act) or _ACTS.get(act.lower())
     if found is not None:
         return found  # the one string object per act: the engine compares acts by it
-    said = f"{_shown(act)} is not an act ({', '.join(ACTS)})"
+    said = f"{shown(act)} is not an act ({', '.join(ACTS)})"
     close = difflib.get_close_matches(act.lower()[:80], ACTS, n=1, cutoff=0.7)
     raise RecordError(path, f"{said}: did you mean {close[0]!r}?" if close else said)
 
@@ -151,7 +151,7 @@ def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple
         if not sep or not receiver:
             raise RecordError(
                 path,
-                f"{_shown(word)} is not '<receiver>:<card>,<card>...': a deal says what each "
+                f"{shown(word)} is not '<receiver>:<card>,<card>...': a deal says what each "
                 "receiver got",
             )
         where = key(f"{path}.to", receiver)
@@ -170,7 +170,7 @@ def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
         text = split_mark(text, path)[0]
     words = text.split()
     if len(words) < 2:
-        raise RecordError(path, f"{_shown(text)} is not {SHAPE}")
+        raise RecordError(path, f"{shown(text)} is not {SHAPE}")
     player, act, rest = words[0], act_of(words[1], path), words[2:]
     if act == "deal":
         to = _deal_to(rest, names, path)

@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
-from adjudicator.record.errors import RecordError, _shown, _validate_at, key
+from adjudicator.record.errors import RecordError, _validate_at, key, shown
 from adjudicator.record.notation import read_cards, read_deck
 from adjudicator.rules.presets import PRESETS
 
@@ -47,7 +47,7 @@ def _card(value: Any) -> Any:
         raise RecordError("", "'??' is not allowed here: an action names the cards it uses")
     card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
     if card is None:
-        raise RecordError("", f"{_shown(value)} is not a card")
+        raise RecordError("", f"{shown(value)} is not a card")
     return card_code(card)
 
 
@@ -56,7 +56,7 @@ def _slot(value: Any) -> Any:
         return UNKNOWN_TEXT
     card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
     if card is None:
-        raise RecordError("", f"{_shown(value)} is not a card (or '??' for an unknown card)")
+        raise RecordError("", f"{shown(value)} is not a card (or '??' for an unknown card)")
     return card_code(card)
 
 
@@ -131,7 +131,7 @@ def _printable_name(name: str) -> str:
         if what is not None:
             raise RecordError(
                 "",
-                f"{_shown(name)} is not a player name: it holds U+{ord(ch):04X}, {what} "
+                f"{shown(name)} is not a player name: it holds U+{ord(ch):04X}, {what} "
                 "(bidi control, zero-width or control characters hide or reorder text)",
             )
     return name

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.invalid import UnknownVariant, _shown
+from adjudicator.invalid import UnknownVariant, shown
 from adjudicator.rules.options import RuleOptions
 
 PACK_LIMIT = 17
@@ -277,4 +277,4 @@ def find_variant(name: str) -> Preset:
         return PRESETS[name]
     except (KeyError, TypeError):  # TypeError: a name that is no string nor hashable
         known = ", ".join(PRESETS)
-        raise UnknownVariant("", f"{_shown(name)} is not a variant ({known})") from None
+        raise UnknownVariant("", f"{shown(name)} is not a variant ({known})") from None

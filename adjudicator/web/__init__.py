@@ -1,7 +1,7 @@
 """The table's page and the HTTP API: ``adjudicator.web:app`` is the ASGI application.
 
 The app (and with it FastAPI) is imported on first use of ``app``, so that
-``replay --html``, which uses :mod:`adjudicator.web.calls` and the static
+``replay --html``, which uses :mod:`adjudicator.service.page` and the static
 files, does not load the web stack; ``check`` and ``replay`` never import it.
 """
 

@@ -1,6 +1,6 @@
 """The HTTP edge: the table's page and a JSON API, beside the CLI, never a second engine.
 
-Every ruling and every list of legal actions comes from :mod:`adjudicator.web.calls`;
+Every ruling and every list of legal actions comes from :mod:`adjudicator.service.page`;
 the page only draws what the API returns.  Errors are JSON (``{"error": ...}``),
 never a traceback or an HTML page; nothing is loaded from outside the package.
 """
@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from adjudicator.web import calls
+from adjudicator.service import page as calls
 
 STATIC = resources.files("adjudicator.web") / "static"
 MAX_BODY = 16 * 1024 * 1024

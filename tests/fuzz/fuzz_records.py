@@ -60,14 +60,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import RecordError, adjudicate, bulk, engine, export, load_record, render
+from adjudicator import RecordError, adjudicate, bulk, engine, load_record
 from adjudicator.actions import ACTS
 from adjudicator.bulk import Checked
 from adjudicator.cards import FULL_PACK, card_code, parse_card
+from adjudicator.play.simulate import NAMES, choose, game_rng, random_game
 from adjudicator.record import FORMAT
+from adjudicator.render import export
+from adjudicator.render import terminal as render
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
-from adjudicator.simulate import NAMES, choose, game_rng, random_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_games"
@@ -79,7 +81,7 @@ MIB = 1 << 20
 MAX_MESSAGE = 1000
 """Characters a violation's message may hold: a hand and a play of 60 cards each, quoted."""
 MAX_ERROR = 400
-"""Characters an error may hold: the values it quotes are cut (the record's ``_shown``)."""
+"""Characters an error may hold: the values it quotes are cut (the record's ``shown``)."""
 CLI_SECONDS = [0.0]
 """CPU time this process spent in the CLI phase: timed apart, against its own limit."""
 CLI_LIMIT = 15
@@ -1077,7 +1079,7 @@ def run_cli(path: Path) -> list[tuple[str, str]]:
     each legal (illegal) record on a line of its own; the page holds no link."""
     from click.testing import CliRunner
 
-    from adjudicator.cli import main
+    from adjudicator.cli.main import main
 
     out: list[tuple[str, str]] = []
     written = {status: path.with_name(f"{status}.out.jsonl") for status in ("legal", "illegal")}
@@ -1123,7 +1125,7 @@ def _page_skeleton() -> str:
     if not _SKELETON:
         from click.testing import CliRunner
 
-        from adjudicator.cli import main
+        from adjudicator.cli.main import main
 
         with tempfile.TemporaryDirectory() as folder:
             target = Path(folder) / "page.html"

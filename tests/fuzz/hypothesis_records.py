@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_fuzz_regressions import KNOWN
 
-from adjudicator.simulate import simulate
+from adjudicator.play.simulate import simulate
 
 HARNESS = Path(__file__).with_name("fuzz_records.py")
 spec = importlib.util.spec_from_file_location("fuzz_records", HARNESS)

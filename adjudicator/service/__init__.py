@@ -19,21 +19,25 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
-from adjudicator import bulk
-from adjudicator import legal as legal_module
-from adjudicator.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
 from adjudicator.engine.violations import Violation
-from adjudicator.limits import MAX_RECORD_SIZE
-from adjudicator.record import Game, Session
+from adjudicator.play import legal as legal_module
+from adjudicator.play.adjudicate import (
+    Report,
+    SessionReport,
+    adjudicate,
+    adjudicate_session,
+    document_from_text,
+    judge,
+)
+from adjudicator.play.table import Step, Table
+from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, Preset, find_variant
-from adjudicator.table import Step, Table
 
 Form = str | dict[str, Any]
 """An action as a record writes it: a string, or the object form of a deal."""
@@ -226,48 +230,16 @@ def check_game(game: Game | Session, file: str = "") -> Verdict | SessionVerdict
     return Verdict.of(file, adjudicate(game))
 
 
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
-"""Exit statuses of a check: all legal, any illegal, any invalid (or unreadable)."""
-
-
-def check_paths(
-    paths: Sequence[str],
-    found: bulk.Found,
-    *,
-    jobs: int = 1,
-    dask: str | None = None,
-    keep_text: bool = False,
-    as_json: bool = False,
-    max_size: int = MAX_RECORD_SIZE,
-    records: int | None = None,
-    go_on: str | None = None,
-) -> Iterator[bulk.Checked]:
-    """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
-    one per core; never more than the cores, nor than ``records`` when known), or on the
-    Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
-    ``found`` collects the arguments that held no record; a record over ``max_size``
-    bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
-    'stands'."""
-    items = bulk.sources(paths, found, max_size)
-    if dask is not None:
-        from adjudicator import cluster
-
-        return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
-    return bulk.check_all(
-        items,
-        bulk.workers(jobs, records),
-        keep_text=keep_text,
-        as_json=as_json,
-        max_size=max_size,
-        go_on=go_on,
-    )
-
-
-def exit_status(tally: bulk.Tally, found: bulk.Found) -> int:
-    """The status a check ends with, from its verdicts and the arguments that held none."""
-    if tally.statuses["invalid"] or found.empty:
-        return EXIT_INVALID
-    return EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL
+def check_text(
+    text: str, file: str = "-", line: int | None = None, go_on: str | None = None
+) -> Verdict | SessionVerdict:
+    """The verdict on one record's (or session's) JSON text: ``invalid`` with the one line
+    of a :class:`RecordError` when it is no record.  What the page and the API check."""
+    try:
+        report = judge(document_from_text(text), go_on)
+    except RecordError as exc:
+        return Verdict.invalid(file, str(exc), line)
+    return verdict(file, report, None, line)
 
 
 # --- positions ----------------------------------------------------------------------
@@ -471,6 +443,29 @@ def variant(name: str) -> VariantInfo:
         raise UnknownTopic(str(exc.args[0])) from None
 
 
+def allowed(option: str) -> str:
+    """The values an option may take: ``top | bottom``, or ``a whole number from 0 to 52``."""
+    field = RuleOptions.model_fields[option]
+    ann = field.annotation
+    if (
+        get_origin(ann) is not None
+        and get_args(ann)
+        and all(isinstance(a, str) for a in get_args(ann))
+    ):
+        return " | ".join(get_args(ann))
+    if ann is bool:
+        return "true | false"
+    if ann is int:
+        low = high = None
+        for item in field.metadata:
+            low = getattr(item, "ge", low)
+            high = getattr(item, "le", high)
+        if low is not None and high is not None:
+            return f"a whole number from {low} to {high}"
+        return "a whole number"
+    return getattr(ann, "__name__", str(ann))
+
+
 class UnknownTopic(ValueError):
     """A name the service does not know (a variant, a rule id, an option); the message
     says so in one line, with the nearest names."""
@@ -534,8 +529,6 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
             kind=entry.kind,
         )
     if topic in RuleOptions.model_fields:
-        from adjudicator.explain import allowed
-
         field = RuleOptions.model_fields[topic]
         return OptionExplanation(
             name=topic,

@@ -29,7 +29,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from adjudicator.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
+from adjudicator import service
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
@@ -37,7 +37,13 @@ from adjudicator.limits import (
     printable,
     too_big,
 )
-from adjudicator.record import Game, RecordError, Session, build, loads, parse_document
+from adjudicator.play.adjudicate import (
+    Report,
+    SessionReport,
+    document_from_text,
+    judge,
+)
+from adjudicator.record import RecordError
 from adjudicator.record.build import read_text
 
 AnyReport = Report | SessionReport
@@ -119,8 +125,6 @@ class Checked:
 
     def as_json(self) -> dict[str, Any]:
         """The contract's ``check --json`` object, plus ``line`` for JSON Lines records."""
-        from adjudicator import service
-
         return service.verdict(self.file, self.report, self.error, self.line).model_dump(
             mode="json"
         )
@@ -128,26 +132,10 @@ class Checked:
 
 def result_json(file: str, report: AnyReport | None, error: str | None) -> dict[str, Any]:
     """The contract's ``check --json`` object for one record (or session)."""
-    from adjudicator import service
-
     return service.verdict(file, report, error).model_dump(mode="json")
 
 
 # --- reading one record -------------------------------------------------------
-
-
-def document_from_text(text: str) -> Game | Session:
-    """Decode, validate and resolve one record's (or session's) JSON text, or RecordError."""
-    return build(parse_document(loads(text)))
-
-
-def judge(document: Game | Session, go_on: str | None = None) -> AnyReport:
-    """The verdict on a record or a session; RecordError if it lacks what the table saw.
-
-    ``go_on`` reads every unmarked illegal action as 'taken back' or 'stands'."""
-    if isinstance(document, Session):
-        return adjudicate_session(document, go_on=go_on)
-    return adjudicate(document, go_on=go_on)
 
 
 # --- walking the arguments ----------------------------------------------------
@@ -466,8 +454,6 @@ def check_source(
     """
     checked = _check(source, keep_text, max_size, go_on)
     if as_json:
-        from adjudicator import service
-
         checked.json_line = service.dumps(service.verdict(*checked.verdict_args()))
     return checked
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import TYPE_CHECKING, Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -17,7 +17,7 @@ from rich.text import Text
 from adjudicator import samples
 from adjudicator.record import RecordError
 from adjudicator.rules import catalog
-from adjudicator.rules.options import RuleOptions
+from adjudicator.service import allowed
 
 if TYPE_CHECKING:
     from adjudicator.service import OptionExplanation, RuleExplanation
@@ -37,29 +37,6 @@ def _wrap(text: str, indent: str = "  ") -> Text:
     )
 
 
-def allowed(option: str) -> str:
-    """The values an option may take: ``top | bottom``, or ``a whole number from 0 to 52``."""
-    field = RuleOptions.model_fields[option]
-    ann = field.annotation
-    if (
-        get_origin(ann) is not None
-        and get_args(ann)
-        and all(isinstance(a, str) for a in get_args(ann))
-    ):
-        return " | ".join(get_args(ann))
-    if ann is bool:
-        return "true | false"
-    if ann is int:
-        low = high = None
-        for item in field.metadata:
-            low = getattr(item, "ge", low)
-            high = getattr(item, "le", high)
-        if low is not None and high is not None:
-            return f"a whole number from {low} to {high}"
-        return "a whole number"
-    return getattr(ann, "__name__", str(ann))
-
-
 def _value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -69,7 +46,7 @@ def _sample_line(name: str) -> Text:
     out = Text(f"  {samples.reference(name)}")
     if samples.find(name) is None:
         return out
-    from adjudicator.bulk import document_from_text, judge
+    from adjudicator.play.adjudicate import document_from_text, judge
 
     try:
         report = judge(document_from_text(samples.text(name)))

@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.text import Text
 
 from adjudicator import samples
-from adjudicator import simulate as simulation
-from adjudicator.cli_group import EXIT_INVALID
-from adjudicator.cli_group import console as _console
-from adjudicator.cli_group import mistake as _mistake
-from adjudicator.cli_group import progress as _progress
+from adjudicator.cli.group import EXIT_INVALID
+from adjudicator.cli.group import console as _console
+from adjudicator.cli.group import mistake as _mistake
+from adjudicator.cli.group import progress as _progress
+from adjudicator.play import simulate as simulation
 from adjudicator.record import json_schema
 from adjudicator.rules.presets import find_variant
 

@@ -9,10 +9,14 @@ has no card to lead``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.cards import RANK_WORDS, UNKNOWN, card_text, cards_text, rank_word
 from adjudicator.engine import events as ev
+
+if TYPE_CHECKING:
+    from adjudicator.engine.violations import Violation
+    from adjudicator.play.table import Step
 
 __all__ = [
     "RANK_WORDS",
@@ -211,3 +215,46 @@ def act_and_consequences(events: Sequence[ev.Event], names: Sequence[str]) -> tu
     at = next((i for i, e in enumerate(events) if isinstance(e, ev.Act)), len(events) - 1)
     words = "; ".join(say(e, names) for e in events[: at + 1])
     return words, [say(e, names) for e in events[at + 1 :]]
+
+
+THIRD_PERSON_ENDINGS = ("sses", "shes", "ches", "xes", "zes")
+
+
+def _base_form(verb: str) -> str:
+    """``beats`` -> ``beat``, ``picks`` -> ``pick``, ``passes`` -> ``pass``."""
+    if verb.endswith("ies") and len(verb) > 3:
+        return verb[:-3] + "y"
+    if verb.endswith(THIRD_PERSON_ENDINGS):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def attempt(words: str, player: str, action: str) -> str:
+    """The narration of a rejected action as an attempt: ``Bo tries to beat 9♥ with 7♥``.
+
+    The narration says what the action would do, in the present tense
+    ("Bo beats 9♥ with 7♥"), which reads as if it happened; the verbs become
+    "tries to beat", "tries to dare and turn".  Narration of another shape
+    falls back to the action as written: ``Bo tries: Bo play 7H``.
+    """
+    head = f"{player} "
+    rest = words[len(head) :].split(" ") if words.startswith(head) else []
+    if not rest or not rest[0].isalpha() or not rest[0].endswith("s"):
+        return f"{player} tries: {action}"
+    rest[0] = _base_form(rest[0])
+    for i in range(1, len(rest) - 1):
+        follows = rest[i + 1]
+        if rest[i] == "and" and follows.isalpha() and follows.islower() and follows.endswith("s"):
+            rest[i + 1] = _base_form(follows)
+    return f"{player} tries to " + " ".join(rest)
+
+
+def irregular_words(s: Step, bad: Violation) -> str:
+    """An irregular action and what the table did: "Bo tries to beat 9♥ with 7♥: illegal
+    (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
+    if bad.rule == "table.taken_back":
+        return f"{s.words or s.action}: taken back, though legal"
+    said = attempt(s.words, bad.player or "", s.action)
+    return f"{said}: illegal ({bad.rule}), {bad.table}"

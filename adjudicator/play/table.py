@@ -5,7 +5,7 @@
 >>> table.players
 ('Anna', 'Bo', 'Cai')
 
-Its actions go through the one replay loop's checks (:mod:`adjudicator.replaying`,
+Its actions go through the one replay loop's checks (:mod:`adjudicator.play.replaying`,
 whose names are also here: :func:`replay`, :class:`Replay`, :class:`Step`).
 """
 
@@ -15,25 +15,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator import engine, words
+from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cards import UNKNOWN, Card
+from adjudicator.cards import UNKNOWN, Card, card_code
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import IllegalAction, Violation
-from adjudicator.invalid import _shown
-from adjudicator.record import FORMAT, ActionObject, Game, RecordError, load_record
-from adjudicator.record.notation import read_object, read_text
-from adjudicator.replaying import (
+from adjudicator.invalid import shown
+from adjudicator.play import words
+from adjudicator.play.listing import forms
+from adjudicator.play.replaying import (
     STANDS,
     TAKEN_BACK,
     Replay,
     Step,
     _complete,
-    _takes_the_turn,
     cannot_play,
     replay,
 )
+from adjudicator.record import FORMAT, ActionObject, Game, RecordError, load_record
+from adjudicator.record.notation import read_object, read_text
 
 __all__ = [
     "STANDS",
@@ -43,7 +44,6 @@ __all__ = [
     "Replay",
     "Step",
     "Table",
-    "_takes_the_turn",
     "cannot_play",
     "replay",
 ]
@@ -163,8 +163,6 @@ class Table:
 
     def legal_forms(self) -> list[str | dict[str, Any]]:
         """The legal actions as written in a record (a deal in its object form)."""
-        from adjudicator.legal import forms
-
         return forms(engine.legal_actions(self.state), self.state.names)
 
     def __repr__(self) -> str:
@@ -187,7 +185,7 @@ class Table:
         """An action in record notation (``"Anna play 7H"``, or a deal's object form)."""
         if not isinstance(text, str | dict):
             raise RecordError(
-                "", f"an action is written as a string or an object, not {_shown(text)}"
+                "", f"an action is written as a string or an object, not {shown(text)}"
             )
         names = {name: i for i, name in enumerate(self.state.names)}
         try:
@@ -195,24 +193,24 @@ class Table:
                 return read_object(ActionObject.model_validate(text), names)
             return read_text(text, names)
         except RecordError as exc:
-            raise RecordError("", f"{_shown(text)}: {exc.message}") from None
+            raise RecordError("", f"{shown(text)}: {exc.message}") from None
         except ValueError:  # pydantic's ValidationError
-            raise RecordError("", f"{_shown(text)} is not an action") from None
+            raise RecordError("", f"{shown(text)} is not an action") from None
 
     def _action(self, action: Action | str | dict[str, Any]) -> Action:
         """``action`` as an :class:`Action` whose seats and cards are at this table."""
         if not isinstance(action, Action):
             if isinstance(action, str | dict):
                 return self.parse(action)
-            raise RecordError("", f"an action is an Action or a string, not {_shown(action)}")
+            raise RecordError("", f"an action is an Action or a string, not {shown(action)}")
         n = self.state.n
         seats = [action.player, *(p for p, _ in action.to)]
         for seat in seats:
             if not isinstance(seat, int) or not 0 <= seat < n:
-                raise RecordError("", f"seat {_shown(seat)} is not at this table (0 to {n - 1})")
+                raise RecordError("", f"seat {shown(seat)} is not at this table (0 to {n - 1})")
         for card in (*action.cards, *(c for _, cards in action.to for c in cards)):
             if not isinstance(card, int) or not (0 <= card < 52 or card == UNKNOWN):
-                raise RecordError("", f"{_shown(card)} is not a card (0 to 51)")
+                raise RecordError("", f"{shown(card)} is not a card (0 to 51)")
         return action
 
     def check(self, action: Action | str | dict[str, Any]) -> Violation | None:
@@ -228,7 +226,7 @@ class Table:
         return bad
 
     def push(self, action: Action | str | dict[str, Any]) -> list[Event]:
-        """Make ``action``; what it did and what followed (see :mod:`adjudicator.words`).
+        """Make ``action``; what it did and what followed (see :mod:`adjudicator.play.words`).
 
         Raises :class:`IllegalActionError` when the rules forbid it.
         """
@@ -254,6 +252,4 @@ class Table:
 
 
 def _code(card: Card) -> str:
-    from adjudicator.cards import card_code
-
     return card_code(card)

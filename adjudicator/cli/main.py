@@ -16,19 +16,23 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import _native, bulk, export, legal, limits, render, service
-from adjudicator import explain as explaining
+from adjudicator import _native, bulk, limits, service
 from adjudicator._version import __version__
-from adjudicator.adjudicate import adjudicate, adjudicate_session
-from adjudicator.cli_conformance import register as register_conformance
-from adjudicator.cli_group import Adjudicator
-from adjudicator.cli_group import console as _console
-from adjudicator.cli_group import mistake as _mistake
-from adjudicator.cli_group import progress as _progress
-from adjudicator.cli_records import register as register_records
-from adjudicator.cli_web import register as register_web
-from adjudicator.outputs import Output, OutputError, refuse_clashes
+from adjudicator.bulk import run
+from adjudicator.bulk.outputs import Output, OutputError, refuse_clashes
+from adjudicator.cli.conformance import register as register_conformance
+from adjudicator.cli.group import Adjudicator
+from adjudicator.cli.group import console as _console
+from adjudicator.cli.group import mistake as _mistake
+from adjudicator.cli.group import progress as _progress
+from adjudicator.cli.records import register as register_records
+from adjudicator.cli.web import register as register_web
+from adjudicator.play import legal
+from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
+from adjudicator.render import explain as explaining
+from adjudicator.render import export
+from adjudicator.render import terminal as render
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
@@ -264,7 +268,7 @@ def _check_run(
             said = upto
 
     results = _cluster_errors(
-        lambda: service.check_paths(
+        lambda: run.check_paths(
             paths,
             found,
             jobs=jobs,
@@ -320,7 +324,7 @@ def _check_run(
             out.print(_summary(tally, len(found.empty)))
         elif err.is_terminal:
             err.print(_summary(tally, len(found.empty)))
-    sys.exit(service.exit_status(tally, found))
+    sys.exit(run.exit_status(tally, found))
 
 
 def _cluster_errors(
@@ -333,7 +337,7 @@ def _cluster_errors(
     ended, and a run cut short with batches still out would otherwise add the local
     scheduler's "couldn't gather keys" as the client closes.
     """
-    from adjudicator import cluster
+    from adjudicator.bulk import cluster
 
     with cluster.distributed_quiet(dask):
         try:
@@ -364,7 +368,7 @@ def _load(arg: str, max_size: int = limits.MAX_RECORD_SIZE) -> tuple[str, Game |
     label = limits.printable(arg)
     try:
         label, text = bulk.one_record(arg, max_size)
-        return label, bulk.document_from_text(text)
+        return label, document_from_text(text)
     except RecordError as exc:
         _console().print(render.invalid(label, str(exc)))
         sys.exit(EXIT_INVALID)
@@ -515,7 +519,7 @@ def replay(
         _invalid(label, exc)
     code = EXIT_ILLEGAL if whole.violations else EXIT_LEGAL
     if interactive:
-        from adjudicator import tui
+        from adjudicator.render import tui
 
         tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
         sys.exit(code)

@@ -16,13 +16,15 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import legal, service
-from adjudicator.adjudicate import Report, SessionReport
+from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.play import legal, listing
+from adjudicator.play.adjudicate import Report, SessionReport
+from adjudicator.play.table import Step
+from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
-from adjudicator.table import Step
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
@@ -175,7 +177,7 @@ def losers_text(names: Iterable[str], losers: list[int]) -> str:
     return f"{named[0] if named else 'nobody'} is the loser"
 
 
-def _shows_a_hand(form: legal.Form) -> bool:
+def _shows_a_hand(form: listing.Form) -> bool:
     """Whether an action names cards from a hand (a play, a sluff; any deal)."""
     if isinstance(form, dict):
         return True
@@ -223,7 +225,7 @@ def violation(
     """
     owner = v.to_act or v.player  # whose hand the alternatives would show
     if viewer is not None and owner is not None and owner != viewer:
-        alternatives_all = legal.unique(v.alternatives)
+        alternatives_all = listing.unique(v.alternatives)
         kept = [f for f in alternatives_all if not _shows_a_hand(f)]
         if len(kept) < len(alternatives_all):
             hidden = len(alternatives_all) - len(kept)
@@ -243,7 +245,7 @@ def violation(
         where = f"game {v.game}, {where}"
     lines.append(f"✗ illegal {where}", style="bold red")
     if v.action:
-        lines.append(f": {_cut(legal.show(listed_form(v.action)))}", style="red")
+        lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
         lines.append(f" ({v.table})", style="bold yellow")
     lines.append(f"\n  rule {v.rule}: ", style="red")
@@ -251,27 +253,27 @@ def violation(
     if v.unplayable is not None:
         lines.append(f"\n  {v.unplayable}; the replay stops here", style="bold red")
     if v.index is not None:
-        listing = legal_hint(source, v.index, v.game)
+        hint = legal_hint(source, v.index, v.game)
         if v.with_unseen and not v.alternatives:
             lines.append(
                 f"\n  legal instead: only actions with a card nobody has seen "
-                f"({v.with_unseen}; {listing})"
+                f"({v.with_unseen}; {hint})"
             )
         elif v.to_act is not None and v.player is not None:
             lines.append(f"\n  legal instead: none, {v.player} had no legal {_act_word(v)} there")
             lines.append_text(
-                alternatives(legal.unique(v.alternatives), what, f"next, {v.to_act} to act")
+                alternatives(listing.unique(v.alternatives), what, f"next, {v.to_act} to act")
             )
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({listing})",
+                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
                     style="dim",
                 )
         else:
-            lines.append_text(alternatives(legal.unique(v.alternatives), what, "legal instead"))
+            lines.append_text(alternatives(listing.unique(v.alternatives), what, "legal instead"))
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({listing})",
+                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
                     style="dim",
                 )
     return lines
@@ -298,14 +300,14 @@ def _act_word(v: Violation) -> str:
     return "action"
 
 
-def _with_alternatives(v: Violation, kept: list[legal.Form]) -> Violation:
+def _with_alternatives(v: Violation, kept: list[listing.Form]) -> Violation:
     """A copy of ``v`` listing only ``kept`` as legal instead."""
     return v.replace(alternatives=list(kept))
 
 
-def alternatives(forms: list[legal.Form], what: str = "", label: str = "legal") -> Text:
+def alternatives(forms: list[listing.Form], what: str = "", label: str = "legal") -> Text:
     """``legal instead: A, B``: plain actions on one line, each deal on a line of its own."""
-    shown, more = legal.summary(forms, what)
+    shown, more = listing.summary(forms, what)
     plain = [f for f in shown if isinstance(f, str)]
     deals = [f for f in shown if not isinstance(f, str)]
     out = Text(f"\n  {label}:")
@@ -314,44 +316,10 @@ def alternatives(forms: list[legal.Form], what: str = "", label: str = "legal") 
     elif not deals:
         out.append(" nothing")
     for deal in deals:
-        out.append(f"\n    {legal.show(deal)}")
+        out.append(f"\n    {listing.show(deal)}")
     if more:
         out.append(f"\n    {more}", style="dim")
     return out
-
-
-THIRD_PERSON_ENDINGS = ("sses", "shes", "ches", "xes", "zes")
-
-
-def _base_form(verb: str) -> str:
-    """``beats`` -> ``beat``, ``picks`` -> ``pick``, ``passes`` -> ``pass``."""
-    if verb.endswith("ies") and len(verb) > 3:
-        return verb[:-3] + "y"
-    if verb.endswith(THIRD_PERSON_ENDINGS):
-        return verb[:-2]
-    if verb.endswith("s") and not verb.endswith("ss"):
-        return verb[:-1]
-    return verb
-
-
-def attempt(words: str, player: str, action: str) -> str:
-    """The narration of a rejected action as an attempt: ``Bo tries to beat 9♥ with 7♥``.
-
-    The narration says what the action would do, in the present tense
-    ("Bo beats 9♥ with 7♥"), which reads as if it happened; the verbs become
-    "tries to beat", "tries to dare and turn".  Narration of another shape
-    falls back to the action as written: ``Bo tries: Bo play 7H``.
-    """
-    head = f"{player} "
-    rest = words[len(head) :].split(" ") if words.startswith(head) else []
-    if not rest or not rest[0].isalpha() or not rest[0].endswith("s"):
-        return f"{player} tries: {action}"
-    rest[0] = _base_form(rest[0])
-    for i in range(1, len(rest) - 1):
-        follows = rest[i + 1]
-        if rest[i] == "and" and follows.isalpha() and follows.islower() and follows.endswith("s"):
-            rest[i + 1] = _base_form(follows)
-    return f"{player} tries to " + " ".join(rest)
 
 
 def step(s: Step, viewer: str | None = None, source: Source | None = None) -> RenderableType:
@@ -370,7 +338,7 @@ def step(s: Step, viewer: str | None = None, source: Source | None = None) -> Re
         what = s.table.deal.what if s.table.deal is not None else ""
         return Group(title, violation(s.violation, what, viewer, source), table(s.table, viewer))
     title.append(s.words, style="bold")
-    title.append(f"   ({legal.show(listed_form(s.action))})", style="dim")
+    title.append(f"   ({listing.show(listed_form(s.action))})", style="dim")
     parts: list[RenderableType] = [title]
     if s.events:
         parts.append(Text("  → " + "; ".join(s.events), style="cyan"))
@@ -378,15 +346,6 @@ def step(s: Step, viewer: str | None = None, source: Source | None = None) -> Re
         parts.append(Text(f"  ? not checked ({note.rule}): {note.message}", style="yellow"))
     parts.append(table(s.table, viewer))
     return Group(*parts)
-
-
-def irregular_words(s: Step, bad: Violation) -> str:
-    """An irregular action and what the table did: "Bo tries to beat 9♥ with 7♥: illegal
-    (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
-    if bad.rule == "table.taken_back":
-        return f"{s.words or s.action}: taken back, though legal"
-    said = attempt(s.words, bad.player or "", s.action)
-    return f"{said}: illegal ({bad.rule}), {bad.table}"
 
 
 def _irregular_step(s: Step, bad: Violation, title: Text, viewer: str | None) -> RenderableType:
@@ -576,11 +535,11 @@ def position(label: str, where: legal.Position) -> RenderableType:
     if state.stopped is not None:
         parts.append(Text(f"The game cannot be followed here: {state.stopped}.", style="yellow"))
         return Group(*parts)
-    shown, more = legal.summary(where.legal, where.deal_what)
+    shown, more = listing.summary(where.legal, where.deal_what)
     movers = " or ".join(where.movers) or "nobody"
     parts.append(Text(f"Legal actions ({len(where.legal)}), {movers} to act:", style="bold"))
     for form in shown:
-        parts.append(Text("  " + legal.show(form)))
+        parts.append(Text("  " + listing.show(form)))
     if more:
         parts.append(Text("  " + more, style="dim"))
     if where.with_unseen:
@@ -590,11 +549,11 @@ def position(label: str, where: legal.Position) -> RenderableType:
                 style="bold",
             )
         )
-        parts.extend(_listed([legal.show(f) for f in where.with_unseen]))
+        parts.extend(_listed([listing.show(f) for f in where.with_unseen]))
     if where.with_unseen_unless:
         reasons: dict[str, list[str]] = {}
         for form, note in where.with_unseen_unless:
-            reasons.setdefault(note.message, []).append(legal.show(form))
+            reasons.setdefault(note.message, []).append(listing.show(form))
         for reason, listed in reasons.items():
             why = reason[0].lower() + reason[1:]
             parts.append(

@@ -5,7 +5,7 @@
 state before a late-found violation all go through it, so each completes a
 :class:`Violation` the same way.  It runs once per action of every record
 checked, so it is compiled with the engine (setup.py); :class:`Table`, the
-public face, stays in :mod:`adjudicator.table`.
+public face, stays in :mod:`adjudicator.play.table`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from adjudicator import engine, words
+from adjudicator import engine
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, Card, card_text, cards_text
 from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import FIELDS, OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.play import words
+from adjudicator.play.listing import forms
 from adjudicator.record import RecordError
 
 if TYPE_CHECKING:
-    from adjudicator.table import Table
+    from adjudicator.play.table import Table
 
 
 @dataclass
@@ -58,8 +60,6 @@ def _complete(bad: Violation, state: State, action: Action, index: int, full: bo
     bad.player = names[action.player]
     if bad.undetermined or bad.invalid:
         return
-    from adjudicator.legal import forms
-
     bad.action = action.text(names)
     legal = engine.legal_actions(state)
     bad.alternatives = forms(legal, names)
@@ -322,7 +322,7 @@ def cannot_play(state: State, action: Action) -> str | None:
     return None
 
 
-def _takes_the_turn(state: State, action: Action) -> None:
+def takes_the_turn(state: State, action: Action) -> None:
     """Out of turn, the player plays now, in the place of the one whose turn it was, and
     the game goes on from them: in a two-card trick they lead it, or answer the lead."""
     p = action.player
@@ -353,7 +353,7 @@ def _as_played(state: State, action: Action, bad: Violation) -> list[Event] | No
     trial = state.clone()
     if reason is None:
         before = _conserved(state)
-        _takes_the_turn(trial, action)
+        takes_the_turn(trial, action)
         try:
             happened = engine.step(trial, action)
         except (AssertionError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
@@ -388,8 +388,6 @@ def _late(table: Table, full: bool) -> Violation:
         for a in engine.legal_actions(before)
         if a.act != "sluff" or not phase_one_all.could_win(before, a.player)
     ]
-    from adjudicator.legal import forms
-
     late.alternatives = forms(allowed, names)
     return late
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from adjudicator import engine, legal
+from adjudicator import engine
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.record import Game, RecordError, Scoring, Session
-from adjudicator.table import Step, Table, replay
+from adjudicator.play import listing
+from adjudicator.play.table import Step, Table, replay
+from adjudicator.record import Game, RecordError, Scoring, Session, build, loads, parse_document
 
 
 @dataclass
@@ -45,16 +45,10 @@ class Report:
         ``finished`` and the loser are the game's as played."""
         return all(v.table is not None and v.unplayable is None for v in self.violations)
 
-    def as_json(self, file: str) -> dict[str, Any]:
-        """The contract's ``check --json`` object (:class:`service.Verdict`)."""
-        from adjudicator import service
 
-        return service.verdict(file, self).model_dump(mode="json")
-
-
-def legal_texts(state: State) -> list[legal.Form]:
+def legal_texts(state: State) -> list[listing.Form]:
     """The legal actions now, as written in a record (deals in their object form)."""
-    return legal.forms(engine.legal_actions(state), state.names)
+    return listing.forms(engine.legal_actions(state), state.names)
 
 
 def adjudicate(
@@ -183,12 +177,6 @@ class SessionReport:
     def undetermined(self) -> list[Violation]:
         """Every check that could not be made, each naming its game."""
         return [v for game in self.games for v in game.undetermined]
-
-    def as_json(self, file: str) -> dict[str, Any]:
-        """The ``check --json`` object for a session (:class:`service.SessionVerdict`)."""
-        from adjudicator import service
-
-        return service.verdict(file, self).model_dump(mode="json")
 
 
 def game_points(scoring: Scoring, report: Report, players: tuple[str, ...]) -> dict[str, int]:
@@ -337,3 +325,17 @@ def _scores_problem(
             f"{name} {said.get(name, 0)} (the rules give {scores[name]})" for name in wrong
         ),
     )
+
+
+def document_from_text(text: str) -> Game | Session:
+    """Decode, validate and resolve one record's (or session's) JSON text, or RecordError."""
+    return build(parse_document(loads(text)))
+
+
+def judge(document: Game | Session, go_on: str | None = None) -> Report | SessionReport:
+    """The verdict on a record or a session; RecordError if it lacks what the table saw.
+
+    ``go_on`` reads every unmarked illegal action as 'taken back' or 'stands'."""
+    if isinstance(document, Session):
+        return adjudicate_session(document, go_on=go_on)
+    return adjudicate(document, go_on=go_on)

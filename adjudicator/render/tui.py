@@ -19,9 +19,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Input, Static
 
-from adjudicator import render, service
-from adjudicator.adjudicate import Report
-from adjudicator.explain import rule as explain_rule
+from adjudicator import service
+from adjudicator.play.adjudicate import Report
+from adjudicator.render import terminal as render
+from adjudicator.render.explain import rule as explain_rule
 from adjudicator.rules import catalog
 
 

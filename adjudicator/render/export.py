@@ -26,9 +26,9 @@ from rich.panel import Panel
 from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
-from adjudicator import render
-from adjudicator.adjudicate import Report
+from adjudicator.play.adjudicate import Report
 from adjudicator.record import Game, Record, Session, canonical
+from adjudicator.render import terminal as render
 
 WIDTH = 100
 """Columns of the exported picture."""
@@ -181,7 +181,7 @@ def html(
     only that player's view; ``at`` opens the page at that action (else at the
     first violation).
     """
-    from adjudicator.web import calls  # the page's own calls; imports no web framework
+    from adjudicator.service import page as calls  # the page's own calls; imports no web framework
 
     if game is None:
         raise ValueError("the HTML page needs the game to embed its record")

@@ -14,19 +14,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adjudicator import bulk, legal, render, service
-from adjudicator.adjudicate import Report, adjudicate, adjudicate_session
+from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.explain import allowed
+from adjudicator.play import legal, listing
+from adjudicator.play import words as words_of
+from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session, document_from_text
+from adjudicator.play.table import Step
+from adjudicator.play.words import act_and_consequences
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
-from adjudicator.table import Step
-from adjudicator.words import act_and_consequences
 
 STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
@@ -45,23 +46,24 @@ class BadInput(Exception):
 def _document(text: str) -> Game | Session:
     """A record or session from its JSON text, or BadInput with the CLI's line."""
     try:
-        return bulk.document_from_text(text)
+        return document_from_text(text)
     except RecordError as exc:
         raise BadInput(str(exc)) from None
 
 
 def check_one(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
     """The ``check --json`` object for one record's JSON text (``status: invalid`` too)."""
-    return bulk.check_source(bulk.Source(label, None, text)).as_json()
+    return service.check_text(text, label).model_dump(mode="json")
 
 
 def check_raw_line(raw: bytes, number: int, label: str = STDIN_LABEL) -> dict[str, Any]:
     """The ``check --json`` object for line ``number`` (1-based) of JSON Lines, with ``line``."""
     try:
-        source = bulk.Source(label, number, raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        source = bulk.Source(label, number, error=f"line {number} is not UTF-8 text")
-    return bulk.check_source(source).as_json()
+        error = f"line {number} is not UTF-8 text"
+        return service.Verdict.invalid(label, error, number).model_dump(mode="json")
+    return service.check_text(text, label, number).model_dump(mode="json")
 
 
 def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
             409,
             {"violation": _violation_json(v)},
         ) from None
-    return {"file": label, **where.as_json()}
+    return {"file": label, **service.PositionOut.of(where).model_dump(mode="json")}
 
 
 # --- the table, as the page draws it -------------------------------------------------
@@ -206,7 +208,7 @@ def rule(rule_id: str) -> dict[str, Any] | None:
     }
 
 
-def _mentions_hidden(form: legal.Form, viewer: str | None) -> bool:
+def _mentions_hidden(form: listing.Form, viewer: str | None) -> bool:
     """Whether an action names another player's cards, which ``viewer`` may not see."""
     if viewer is None:
         return False
@@ -225,7 +227,7 @@ def violation(v: Violation, viewer: str | None = None) -> dict[str, Any]:
     if viewer is not None and v.player is not None and v.player != viewer:
         kept = [f for f in v.alternatives if not _mentions_hidden(f, viewer)]
         out["legal"] = kept
-        out["legal_hidden"] = len(legal.unique(v.alternatives)) - len(legal.unique(kept))
+        out["legal_hidden"] = len(listing.unique(v.alternatives)) - len(listing.unique(kept))
     out["where"] = rule(v.rule)
     return out
 
@@ -246,9 +248,9 @@ def _said(s: Step) -> dict[str, Any]:
     words, events = act_and_consequences(s.happened, s.table.names)
     bad = s.violation
     if bad is not None and bad.table is not None and bad.unplayable is None:
-        words = render.irregular_words(s, bad)  # "..., taken back", as replay says
+        words = words_of.irregular_words(s, bad)  # "..., taken back", as replay says
     elif bad is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
-        words = render.attempt(words, bad.player or "", s.action)
+        words = words_of.attempt(words, bad.player or "", s.action)
     return {
         "index": s.index,
         "action": listed_form(s.action),
@@ -299,14 +301,14 @@ def _next(game: Game, report: Report) -> dict[str, Any] | None:
     )
     if stuck or report.stopped:
         return None
-    return legal.position(game).as_json()
+    return service.PositionOut.of(legal.position(game)).model_dump(mode="json")
 
 
 def _head(
     report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
 ) -> dict[str, Any]:
     """A replay without its steps, as ``viewer`` sees it."""
-    verdict = report.as_json(label)
+    verdict = service.verdict(label, report).model_dump(mode="json")
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
     if nxt is not None and viewer is not None:
@@ -571,7 +573,7 @@ def explain(topic: str) -> dict[str, Any]:
             "topic": topic,
             "type": "option",
             "description": field.description or "",
-            "allowed": allowed(topic),
+            "allowed": service.allowed(topic),
             "default": field.default,
             "variants": {p.name: getattr(p.options, topic) for p in PRESETS.values()},
             "rules": [r.id for r in catalog.RULES.values() if topic in r.options],

@@ -13,8 +13,10 @@ from typing import NoReturn
 
 import click
 
-from adjudicator import bulk, engine, legal
+from adjudicator import bulk, engine
 from adjudicator.conformance import harness, perft, vectors
+from adjudicator.play import legal, listing
+from adjudicator.play.adjudicate import document_from_text
 from adjudicator.record import Game, RecordError
 from adjudicator.rules.presets import find_variant
 
@@ -91,7 +93,7 @@ def perft_command(
     """
     try:
         label, text = bulk.one_record(file)
-        document = bulk.document_from_text(text)
+        document = document_from_text(text)
     except RecordError as exc:
         _fail(str(exc) if not exc.path and file in exc.message else f"{file}: {exc}")
     if isinstance(document, Game):
@@ -121,7 +123,7 @@ def perft_command(
         parts = perft.divide(state, depth, generate)
         total = 0
         for part in parts:
-            click.echo(f"{legal.show(part.action.record_form(game.players))}: {part.count}")
+            click.echo(f"{listing.show(part.action.record_form(game.players))}: {part.count}")
             total += part.count
         click.echo(f"total at depth {depth}: {total}")
         counted = total

@@ -1,0 +1,55 @@
+"""A whole check run: records found under the arguments, checked here or on a cluster.
+
+Above :mod:`adjudicator.bulk` (local processes) and :mod:`adjudicator.bulk.cluster`
+(Dask), which it chooses between; the command line's ``check`` calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from adjudicator.bulk import Checked, Found, Tally, check_all, sources, workers
+from adjudicator.limits import MAX_RECORD_SIZE
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+"""Exit statuses of a check: all legal, any illegal, any invalid (or unreadable)."""
+
+
+def check_paths(
+    paths: Sequence[str],
+    found: Found,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    keep_text: bool = False,
+    as_json: bool = False,
+    max_size: int = MAX_RECORD_SIZE,
+    records: int | None = None,
+    go_on: str | None = None,
+) -> Iterator[Checked]:
+    """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
+    one per core; never more than the cores, nor than ``records`` when known), or on the
+    Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
+    ``found`` collects the arguments that held no record; a record over ``max_size``
+    bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
+    'stands'."""
+    items = sources(paths, found, max_size)
+    if dask is not None:
+        from adjudicator.bulk import cluster
+
+        return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
+    return check_all(
+        items,
+        workers(jobs, records),
+        keep_text=keep_text,
+        as_json=as_json,
+        max_size=max_size,
+        go_on=go_on,
+    )
+
+
+def exit_status(tally: Tally, found: Found) -> int:
+    """The status a check ends with, from its verdicts and the arguments that held none."""
+    if tally.statuses["invalid"] or found.empty:
+        return EXIT_INVALID
+    return EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL
