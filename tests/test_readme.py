@@ -100,3 +100,10 @@ def test_explain_completes_rule_ids() -> None:
     result = CliRunner().invoke(main, [], env=env, prog_name="adjudicator")
     assert "plain,phase2.pick.cards" in result.stdout.splitlines()
 
+
+def test_the_library_page_examples_are_doctests(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = ROOT / "docs" / "library.md"
+    monkeypatch.chdir(ROOT)
+    assert len(doctest.DocTestParser().get_examples(page.read_text(encoding="utf-8"))) > 20
+    result = doctest.testfile(str(page), module_relative=False, verbose=False)
+    assert result.failed == 0

@@ -239,6 +239,24 @@ class Table:
         self._history.append(action)
         return happened
 
+    def pop(self) -> Action:
+        """Take back the last action pushed and return it: the table is as it was before it.
+
+        What undo, "take it back" and "play on from here" are built on, as python-chess's
+        ``Board.pop``.  The engine keeps no undo log (replay mutates one state in place, and
+        a log would slow every push), so the position is replayed from the table's start
+        through the actions that remain: a few milliseconds for a whole game.  Raises
+        :class:`IndexError` when nothing was pushed.
+        """
+        if not self._history:
+            raise IndexError("pop from a table with no action pushed")
+        action = self._history.pop()
+        state = engine.new_state(self.game)
+        for earlier in self._history:
+            engine.step(state, earlier)  # as push made it, so the state is the same
+        self.state = state
+        return action
+
     def say(self, events: Sequence[Event]) -> list[str]:
         """Events in table words, one each."""
         return [words.say(e, self.state.names) for e in events]
