@@ -1,9 +1,10 @@
-"""Every call the web edge makes into the library, as plain JSON-able dicts.
+"""What the page and the HTTP API answer, as plain JSON-ready dicts.
 
 The page and the HTTP API never reach into the engine themselves: they call
 these functions, which do what ``check --json``, ``legal --json``,
-``replay``, ``variants`` and ``explain`` do.  One module, so that the web edge
-can be re-pointed to a service layer by changing this file alone.
+``replay``, ``variants`` and ``explain`` do.  Part of the core: the web app calls
+them behind its routes, and the static site calls the same functions in the
+browser, so both answer the same JSON.
 
 Errors a person can act on are :class:`BadInput` with the CLI's one-line
 message; nothing here prints.
