@@ -206,19 +206,21 @@ def test_conform_engine_allowing_any_sluff_is_too_lenient(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    ("broken", "said"),
-    [
-        ("garbage", "answer is not JSON: 'this is no JSON'"),
-        ("silent", "no answer within 1 s (engine restarted)"),
-        ("exit", "the engine exited with status 3 without answering: giving up (restarted)"),
+    ("broken", "wait", "said"),
+    [  # only the silent engine needs the short wait: the others answer or exit at once
+        ("garbage", "30", "answer is not JSON: 'this is no JSON'"),
+        ("silent", "1", "no answer within 1 s (engine restarted)"),
+        ("exit", "30", "the engine exited with status 3 without answering: giving up (restarted)"),
     ],
 )
-def test_conform_engine_failures_are_one_line_each(tmp_path: Path, broken: str, said: str) -> None:
+def test_conform_engine_failures_are_one_line_each(
+    tmp_path: Path, broken: str, wait: str, said: str
+) -> None:
     path = tmp_path / "few.jsonl"
     path.write_text("".join(lines("pagat")[:4]), encoding="utf-8")
     result = CliRunner().invoke(
         main,
-        ["conform", "--engine", f"{ADAPTER} --break {broken}", str(path), "--timeout", "1"],
+        ["conform", "--engine", f"{ADAPTER} --break {broken}", str(path), "--timeout", wait],
     )
     assert result.exit_code == 1
     assert "Traceback" not in result.output

@@ -265,15 +265,15 @@ def test_thousands_of_irregularities_list_their_alternatives_without_json(
     irregularities taken back): each violation's hundred alternatives were deduplicated
     by writing every one out as JSON (750,000 json.dumps, 2.2 s of CPU).  Strings are
     their own keys now; only a deal's object form is written out to be compared."""
-    from adjudicator.play import legal
+    from adjudicator.play import listing
 
     record = next(simulate("pagat", 3, seed=4, count=1))
     wrong = f"{record['players'][1]} take"  # the basic game has no 'take': never legal
     record["actions"] = [a for action in record["actions"] for a in (wrong, action)]
     source = Source("r.json", None, json.dumps(record))
     calls = []
-    real = legal.json.dumps
-    monkeypatch.setattr(legal.json, "dumps", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = listing.json.dumps
+    monkeypatch.setattr(listing.json, "dumps", lambda *a, **k: calls.append(1) or real(*a, **k))
     checked = check_source(source, go_on="taken back")
     report = checked.report
     assert report is not None

@@ -26,6 +26,7 @@ from adjudicator.play.table import STANDS, TAKEN_BACK, Table, cannot_play
 from adjudicator.record import Game, RecordError, load_record
 from adjudicator.record.notation import marked, split_mark
 from adjudicator.record.schema import Scoring
+from adjudicator.service import verdict
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCORING = Scoring(loser=-3, places=[2, 1], others=0)
@@ -144,11 +145,11 @@ def test_a_legal_record_gives_the_same_report_in_every_mode(
     table: tuple[str, int], seed: int
 ) -> None:
     _, game = play(table, seed)
-    plain = adjudicate(game).as_json("x")
+    plain = verdict("x", adjudicate(game)).model_dump(mode="json")
     for go_on in (TAKEN_BACK, STANDS):
-        assert adjudicate(game, go_on=go_on).as_json("x") == plain
+        assert verdict("x", adjudicate(game, go_on=go_on)).model_dump(mode="json") == plain
     every = replace(game, marks=dict.fromkeys(range(len(game.actions)), STANDS))
-    assert adjudicate(every).as_json("x") == plain
+    assert verdict("x", adjudicate(every)).model_dump(mode="json") == plain
 
 
 # --- let stand ----------------------------------------------------------------------

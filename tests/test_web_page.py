@@ -26,6 +26,7 @@ from adjudicator.cards import card_code
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import adjudicate
 from adjudicator.render.terminal import attempt
+from adjudicator.service import verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -162,7 +163,7 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> N
     with page.expect_download() as caught:
         page.get_by_role("button", name="Download").click()
     saved = Path(caught.value.path()).read_text(encoding="utf-8")
-    (v,) = judge(document_from_text(saved)).as_json("-")["violations"]
+    (v,) = verdict("-", judge(document_from_text(saved))).model_dump(mode="json")["violations"]
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back (the record keeps it, marked), and tap a legal alternative instead
     page.get_by_role("button", name="Take it back").click()
@@ -179,7 +180,7 @@ def test_a_shared_link_of_a_goat_sample_gives_the_clis_ruling(
 ) -> None:
     record = sample("illegal_goat_sluff_final.json")
     text = json.dumps(record)
-    expected = judge(document_from_text(text)).as_json("-")
+    expected = verdict("-", judge(document_from_text(text))).model_dump(mode="json")
     (v,) = expected["violations"]
     ready(page, base + "/" + link(record))
     page.wait_for_selector(".violation")
