@@ -32,7 +32,7 @@ INSTALL = re.compile(r"pip install ([^\n`#]*)")
 
 def test_the_distribution_has_a_name_of_its_own() -> None:
     assert PYPROJECT["project"]["name"] == NAME
-    assert PYPROJECT["project"]["scripts"] == {"adjudicator": "adjudicator.cli.main:main"}
+    assert PYPROJECT["project"]["scripts"] == {"adjudicator": "adjudicator.cli:main"}
 
 
 def _targets(line: str) -> list[str]:
