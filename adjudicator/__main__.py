@@ -1,5 +1,5 @@
 """``python -m adjudicator``: the same command line as ``adjudicator``."""
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 main()

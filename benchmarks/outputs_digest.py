@@ -16,7 +16,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from adjudicator.cli.main import main as cli
+from adjudicator.cli.commands import main as cli
 from adjudicator.rules.presets import PRESETS
 from adjudicator.samples import names
 

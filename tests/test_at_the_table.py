@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import start_record
 
 from adjudicator.bulk import document_from_text
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.adjudicate import adjudicate
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions

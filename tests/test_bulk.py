@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from adjudicator import bulk
 from adjudicator.bulk import Source
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.simulate import simulate
 
 

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from adjudicator import bulk
 from adjudicator.bulk import Source, cluster
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.simulate import simulate
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"

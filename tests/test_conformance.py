@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator import engine, record
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.engine.state import FIELDS
 from adjudicator.play import legal, listing

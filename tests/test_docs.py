@@ -144,7 +144,7 @@ def test_the_docs_name_no_file_outside_the_repository(name: str) -> None:
 def test_command_output_cites_by_title() -> None:
     from click.testing import CliRunner
 
-    from adjudicator.cli.main import main
+    from adjudicator.cli.commands import main
 
     for args in (["variants"], ["variants", "koira"], ["explain", "phase2.beat"]):
         out = CliRunner().invoke(main, args).stdout

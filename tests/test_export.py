@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import DISPUTE
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

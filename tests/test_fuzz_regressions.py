@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.bulk import Source, check_source
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.simulate import simulate
 
 KNOWN: set[str] = set()

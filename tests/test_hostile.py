@@ -27,7 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator import bulk, limits
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.adjudicate import adjudicate, document_from_text
 from adjudicator.play.simulate import simulate
 from adjudicator.render import export
@@ -76,7 +76,7 @@ def command() -> list[str]:
     script = Path(sys.executable).parent / "adjudicator"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from adjudicator.cli.main import main; main()"]
+    return [sys.executable, "-c", "from adjudicator.cli.commands import main; main()"]
 
 
 def run(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:

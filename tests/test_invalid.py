@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import PACK, deck_record, start_record
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 DECK = " ".join(PACK)
 GOOD_START = start_record({"Anna": "2C 3C", "Bo": "7C 8C 9C", "Cai": "AH"}, ["Anna play 2C"])

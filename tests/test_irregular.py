@@ -19,7 +19,7 @@ from test_properties import listed, play, seeds, tables, unlisted
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.play.adjudicate import adjudicate, game_points
 from adjudicator.play.replaying import takes_the_turn
 from adjudicator.play.table import STANDS, TAKEN_BACK, Table, cannot_play

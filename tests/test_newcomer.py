@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"

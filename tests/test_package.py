@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 import adjudicator
 from adjudicator import samples
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from adjudicator import RecordError, adjudicate, load_record
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.record import (
     ActionObject,
     Record,

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from conftest import DISPUTE
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 
 def _replay(tmp_path: Path, *args: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(p.name for p in (ROOT / "sample_games").glob("*.json"))

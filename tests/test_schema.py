@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.record import json_schema, session_schema
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from adjudicator import engine
 from adjudicator.actions import Action
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.engine.state import PHASE_ONE, PHASE_TWO
 from adjudicator.play.simulate import below, choose, game_rng, random_game, simulate
 from adjudicator.record import canonical, load_record, parse_record

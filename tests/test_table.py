@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from adjudicator import IllegalActionError, Table, adjudicate, engine, load_record, service
 from adjudicator.actions import Action
 from adjudicator.cards import parse_card
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.engine import events as ev
 from adjudicator.play import words
 from adjudicator.play.adjudicate import adjudicate_session

@@ -130,12 +130,12 @@ def test_quit_ends_the_app() -> None:
 
 
 def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
-    from adjudicator.cli.main import main
+    from adjudicator.cli.commands import main
     from adjudicator.render import tui
 
     started: list[ReplayApp] = []
     monkeypatch.setattr(tui.ReplayApp, "run", lambda self: started.append(self))
-    monkeypatch.setattr("adjudicator.cli.main._has_terminal", lambda: True)
+    monkeypatch.setattr("adjudicator.cli.commands._has_terminal", lambda: True)
     result = CliRunner().invoke(
         main,
         [

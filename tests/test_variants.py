@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
 
-from adjudicator.cli.main import main
+from adjudicator.cli.commands import main
 from adjudicator.web import app
 from adjudicator.web.server import Guard
 
@@ -209,13 +209,13 @@ def test_pages_carry_a_csp_without_inline_scripts_and_docs_need_no_cdn() -> None
 
 def test_the_command_line_does_not_import_the_web_stack(tmp_path: Path) -> None:
     code = (
-        "import sys, adjudicator.cli.main; "
+        "import sys, adjudicator.cli.commands; "
         "assert not {'fastapi', 'uvicorn', 'starlette'} & set(sys.modules), 'web stack loaded'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     # replay --html writes the page without the web framework too
     code = (
-        "import sys; from adjudicator.cli.main import main; "
+        "import sys; from adjudicator.cli.commands import main; "
         f"sys.argv = ['adjudicator', 'replay', {str(SAMPLES[0])!r}, '--html', "
         f"{str(tmp_path / 'r.html')!r}]; "
         "import atexit; atexit.register(lambda: print('web' if 'fastapi' in sys.modules "

@@ -323,7 +323,7 @@ def test_dark_mode_keeps_red_and_black_suits_readable(browser: Browser, base: st
 def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from adjudicator.cli.main import main
+    from adjudicator.cli.commands import main
 
     target = tmp_path / "ruling.html"
     source = str(SAMPLES / "illegal_phase2_act.json")
@@ -354,7 +354,7 @@ def test_the_replay_html_file_shows_what_the_served_page_shows(
     position of everyone's view and of one player's draws what the served page draws."""
     from click.testing import CliRunner
 
-    from adjudicator.cli.main import main
+    from adjudicator.cli.commands import main
 
     name = "two_player_full.json"
     record = sample(name)

@@ -1079,7 +1079,7 @@ def run_cli(path: Path) -> list[tuple[str, str]]:
     each legal (illegal) record on a line of its own; the page holds no link."""
     from click.testing import CliRunner
 
-    from adjudicator.cli.main import main
+    from adjudicator.cli.commands import main
 
     out: list[tuple[str, str]] = []
     written = {status: path.with_name(f"{status}.out.jsonl") for status in ("legal", "illegal")}
@@ -1125,7 +1125,7 @@ def _page_skeleton() -> str:
     if not _SKELETON:
         from click.testing import CliRunner
 
-        from adjudicator.cli.main import main
+        from adjudicator.cli.commands import main
 
         with tempfile.TemporaryDirectory() as folder:
             target = Path(folder) / "page.html"
