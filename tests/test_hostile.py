@@ -480,8 +480,11 @@ def test_an_output_that_is_an_input_is_refused_untouched(
         assert code == 2 and out == ""
         one_line(err, "--write-legal")
         assert "is an input" in err
-    code, _, err = invoke("check", str(tmp_path), "--write-illegal", str(link))
     assert path.read_text(encoding="utf-8") == text
+    # A folder's walk takes no *.jsonl: the link's file is no input here, and is written
+    # through the link (which stays one) with the run's illegal records: none.
+    code, _, err = invoke("check", str(tmp_path), "--write-illegal", str(link))
+    assert link.is_symlink() and path.read_text(encoding="utf-8") == ""
 
 
 def test_the_same_output_twice_is_refused(tmp_path: Path, games: list[dict[str, Any]]) -> None:

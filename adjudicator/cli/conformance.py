@@ -14,6 +14,7 @@ from typing import NoReturn
 import click
 
 from adjudicator import bulk, engine
+from adjudicator.bulk.outputs import OutputError, write_file
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import document_from_text
@@ -175,7 +176,11 @@ def conform_command(command: str, vectors_file: str, timeout: float, out: str | 
     written: dict[tuple[str, str], Path] = {}
     if out is not None and report.differences:
         try:
-            paths = harness.write_shortest(report, Path(out))
+            paths = harness.write_shortest(
+                report, Path(out), lambda path, text: write_file("--out", path, text)
+            )
+        except OutputError as exc:
+            _fail(str(exc))
         except OSError as exc:
             _fail(f"--out: cannot write into {out}: {exc.strerror}")
         written = dict(zip(report.groups(), paths, strict=True))

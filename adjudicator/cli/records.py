@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from adjudicator import samples
+from adjudicator.bulk.outputs import OutputError, write_file
 from adjudicator.cli.group import EXIT_INVALID
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
@@ -121,5 +122,8 @@ def simulate_command(
             else:
                 name = f"{variant}-{players}p-seed{seed}-{index:0{width}d}.json"
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
-                (folder / name).write_text(text, encoding="utf-8")
+                try:
+                    write_file("--out", folder / name, text)
+                except OutputError as exc:
+                    _mistake(str(exc))
             advance()

@@ -30,7 +30,7 @@ import shlex
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -400,8 +400,11 @@ def replay_record(difference: Difference) -> dict[str, Any]:
     return data
 
 
-def write_shortest(report: Report, folder: Path) -> list[Path]:
-    """For each kind of difference, the shortest record showing it: one JSON file each."""
+def write_shortest(
+    report: Report, folder: Path, write: Callable[[Path, str], None] | None = None
+) -> list[Path]:
+    """For each kind of difference, the shortest record showing it: one JSON file each,
+    written by ``write`` (the command line's, which writes each whole or not at all)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for (kind, key), found in report.groups().items():
@@ -409,7 +412,10 @@ def write_shortest(report: Report, folder: Path) -> list[Path]:
         name = f"{kind.replace(' ', '-')}-{key}.json"
         path = folder / name
         text = json.dumps(replay_record(shortest), indent=2, ensure_ascii=False) + "\n"
-        path.write_text(text, encoding="utf-8")
+        if write is None:
+            path.write_text(text, encoding="utf-8")
+        else:
+            write(path, text)
         written.append(path)
     return written
 

@@ -18,7 +18,6 @@ import io
 import json
 import re
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console, RenderableType
@@ -26,6 +25,7 @@ from rich.panel import Panel
 from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
+from adjudicator.bulk.outputs import write_file
 from adjudicator.play.adjudicate import Report
 from adjudicator.record import Game, Record, Session, canonical
 from adjudicator.render import terminal as render
@@ -240,11 +240,10 @@ def write(
     game: Game | None = None,
     document: Game | Session | None = None,
 ) -> None:
-    """Write the ruling to ``target`` as ``kind`` ("svg" or "html"); OSError if it cannot."""
+    """Write the ruling to ``target`` as ``kind`` ("svg" or "html"), whole or not at all
+    (a full disk keeps the older file); :class:`OutputError` with one line if it cannot."""
     if kind == "svg":
         text = svg(label, report, at, viewer)
     else:
         text = html(label, report, at, viewer, game, document)
-    # A lone surrogate left (a file name's undecodable byte, in the title) is written as
-    # its escape, not refused halfway through the page.
-    Path(target).write_text(text, encoding="utf-8", errors="backslashreplace")
+    write_file(f"--{kind}", target, text)
