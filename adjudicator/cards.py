@@ -80,23 +80,26 @@ def parse_suit(text: str) -> int:
 
 def card_code(card: Card) -> str:
     """Canonical written form: ``TH`` (``??`` for an unknown card)."""
-    try:
-        if card < 0:
-            return UNKNOWN_TEXT
-        return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
-    except (IndexError, TypeError):
-        raise RecordError("", f"{shown(card)} is no card's number (0-51, or -1)") from None
+    if not isinstance(card, int) or card >= 52:
+        raise _no_card(card)
+    if card < 0:
+        return UNKNOWN_TEXT
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def _no_card(card: object) -> RecordError:
+    """The error for a value that is no card's number (a float, a Decimal, 52, None)."""
+    return RecordError("", f"{shown(card)} is no card's number (0-51, or -1)")
 
 
 def card_text(card: Card) -> str:
     """Table form: ``10♥`` (``??`` for an unknown card)."""
-    try:
-        if card < 0:
-            return UNKNOWN_TEXT
-        r = card % 13 + 2
-        return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
-    except (IndexError, TypeError):
-        raise RecordError("", f"{shown(card)} is no card's number (0-51, or -1)") from None
+    if not isinstance(card, int) or card >= 52:
+        raise _no_card(card)
+    if card < 0:
+        return UNKNOWN_TEXT
+    r = card % 13 + 2
+    return ("10" if r == 10 else RANK_LETTERS[r - 2]) + SUIT_SYMBOLS[card // 13]
 
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}

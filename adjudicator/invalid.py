@@ -9,15 +9,30 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
+MESSAGE_MAX = 300
+"""Characters an error message may hold, whatever it quotes (a path, a key, a topic):
+every error of the library, the command line and the web API is cut to this."""
+
+
+def cut(text: str, limit: int = MESSAGE_MAX) -> str:
+    """``text``, or its start and ``...`` when it is longer than ``limit`` characters."""
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
+
 
 class RecordError(ValueError):
-    """A record that cannot be read as the format: ``path: message``.
+    """A record that cannot be read as the format: ``path: message``, at most
+    :data:`MESSAGE_MAX` characters.
 
     Raised inside a pydantic validator, its ``path`` is taken as relative to
     the field (``[3]`` or ``.to.Anna[0]``), so the whole path names the place.
     """
 
     def __init__(self, path: str, message: str) -> None:
+        if path and len(path) + 2 + len(message) > MESSAGE_MAX:
+            path = cut(path, MESSAGE_MAX // 2)
+            message = cut(message, MESSAGE_MAX - len(path) - 2)
+        elif not path:
+            message = cut(message)
         self.path = path
         self.message = message
         super().__init__(f"{path}: {message}" if path else message)

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
+
+from adjudicator.invalid import RecordError, cut
 
 MAX_RECORD_SIZE = 64 * 1024 * 1024
 """Bytes one record (a file, or one line of JSON Lines) may hold by default: 64 MB."""
@@ -21,6 +24,41 @@ SIZE_FLAG = "--max-record-size"
 
 class InputError(OSError):
     """A file that is not read: not a regular file, or larger than the limit."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(cut(message))
+
+
+def memory() -> int:
+    """Bytes of memory this machine has (the physical memory where the system says,
+    else the largest object Python can make): no record can be larger."""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        pages = -1
+    return pages if pages > 0 else sys.maxsize
+
+
+def size_problem(value: object) -> str | None:
+    """Why ``value`` cannot be a limit of bytes per record, or None when it can: a whole
+    number from 1 to the machine's memory (a record is read whole, so a larger limit
+    could only end in a crash)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"must be a whole number of bytes, not {cut(repr(value), 40)}"
+    if value < 1:
+        return f"must be at least 1 byte, not {value:,}"
+    most = memory()
+    if value > most:
+        return f"more than this machine's memory; at most {most:,} bytes"
+    return None
+
+
+def checked_size(max_size: object) -> int:
+    """``max_size`` as the library takes it, or RecordError with the one line."""
+    problem = size_problem(max_size)
+    if problem is not None:
+        raise RecordError("max_size", problem)
+    return max_size  # type: ignore[return-value]  # size_problem checked it is an int
 
 
 def too_big(what: str, limit: int) -> str:
@@ -75,7 +113,21 @@ def read_limited(path: str, limit: int = MAX_RECORD_SIZE) -> bytes:
     """
     fd = open_regular(path)
     with os.fdopen(fd, "rb") as stream:
-        data = stream.read(limit + 1)
-    if len(data) > limit:
+        # Read in pieces no larger than the file says it is (plus one, to see it grew):
+        # a limit of gigabytes is never allocated up front for a file of kilobytes.
+        size = os.fstat(fd).st_size
+        pieces: list[bytes] = []
+        got = 0
+        while got <= limit:
+            piece = stream.read(min(limit + 1 - got, max(size + 1 - got, READ_PIECE)))
+            if not piece:
+                break
+            pieces.append(piece)
+            got += len(piece)
+    if got > limit:
         raise InputError(too_big(printable(path), limit))
-    return data
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+READ_PIECE = 1 << 20
+"""Bytes read at a time past the size a file had when it was opened."""

@@ -28,7 +28,14 @@ from adjudicator.cards import (
     parse_suit,
 )
 from adjudicator.game import Game, Session, Start
-from adjudicator.limits import MAX_RECORD_SIZE, InputError, printable, read_limited, too_big
+from adjudicator.limits import (
+    MAX_RECORD_SIZE,
+    InputError,
+    checked_size,
+    printable,
+    read_limited,
+    too_big,
+)
 from adjudicator.record.errors import RecordError, _message, _path, _validate, key, shown
 from adjudicator.record.notation import not_a_player, read_marks, reader
 from adjudicator.record.schema import (
@@ -539,6 +546,7 @@ def build(document: Record | SessionRecord) -> Game | Session:
 def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD_SIZE) -> Any:
     """Decoded JSON from a path, JSON text (a string starting with ``{`` or ``[``, or bytes)
     or an already decoded dict; RecordError for anything else, or over ``max_size`` bytes."""
+    max_size = checked_size(max_size)
     if isinstance(source, dict):
         return source
     if isinstance(source, (bytes, bytearray)):
@@ -578,6 +586,8 @@ def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
         raise RecordError("", str(exc)) from None
     except OSError as exc:
         raise RecordError("", f"cannot read {name}: {exc.strerror or exc}") from None
+    except ValueError:  # a name the system cannot take: a lone surrogate, an odd encoding
+        raise RecordError("", f"cannot read {name}: not a file name this system can open") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
