@@ -21,7 +21,7 @@ from adjudicator._version import __version__
 from adjudicator.bulk import run
 from adjudicator.bulk.outputs import Output, OutputError, refuse_clashes
 from adjudicator.cli.conformance import register as register_conformance
-from adjudicator.cli.group import Adjudicator
+from adjudicator.cli.group import Adjudicator, RecordSize
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
@@ -84,7 +84,7 @@ def main() -> None:
 max_record_size = click.option(
     limits.SIZE_FLAG,
     "max_size",
-    type=click.IntRange(min=1),
+    type=RecordSize(),
     default=limits.MAX_RECORD_SIZE,
     show_default=True,
     metavar="BYTES",
@@ -532,8 +532,8 @@ def replay(
                 export.write(
                     target, kind, label, whole, at=at, viewer=viewer, game=game, document=document
                 )
-            except OSError as exc:
-                _mistake(f"--{kind}: cannot write {target}: {exc.strerror}")
+            except OutputError as exc:
+                _mistake(str(exc))
     sys.exit(code)
 
 

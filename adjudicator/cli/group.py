@@ -12,7 +12,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, NoReturn
+from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from rich.console import Console
@@ -25,8 +26,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from adjudicator import _startup, bulk
+from adjudicator import _startup, bulk, limits
 from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
+from adjudicator.invalid import cut
 
 EXIT_INVALID = 2
 
@@ -60,6 +62,45 @@ def _silence_stdout() -> None:
         pass
 
 
+class ReaderGone:
+    """Standard output, as the commands write it, for a reader that may stop reading
+    (``check folder | head -1``): once the pipe is closed, what is still written is
+    dropped and the command runs on to its end, so that its exit status is still the
+    one its verdicts give, never the 1 of "some record illegal" (nor a traceback).
+    Any other failure to write (a full disk) is raised as it was."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self.stream.write(text))
+            except BrokenPipeError:
+                self._went()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._went()
+
+    def _went(self) -> None:
+        self.gone = True
+        _silence_stdout()  # what the stream still holds goes nowhere, at exit too
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def output_closed() -> bool:
+    """Whether the reader of standard output has closed it: nothing more will be read."""
+    return isinstance(sys.stdout, ReaderGone) and sys.stdout.gone
+
+
 class Adjudicator(click.Group):
     """The command group, plus what every command shares: Ctrl-C, SIGTERM and an output
     that cannot be written each end the run with one line and their own exit status
@@ -69,6 +110,8 @@ class Adjudicator(click.Group):
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         previous = _startup.unheld(previous)  # put back at the end: Python's own
+        stdout = sys.stdout
+        sys.stdout = ReaderGone(stdout)  # type: ignore[assignment]  # (it writes as one)
         try:
             _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
@@ -77,6 +120,7 @@ class Adjudicator(click.Group):
                 if previous is not None:  # as it was: the caller may be a test run
                     signal.signal(signal.SIGTERM, previous)
                 sys.stdout.flush()
+                sys.stdout = stdout
         except KeyboardInterrupt:
             _stop(INTERRUPTED, EXIT_INTERRUPTED)
         except Terminated:
@@ -126,6 +170,63 @@ def progress(err: Console, total: int | None, what: str) -> Iterator[Callable[[]
     with bar:
         task = bar.add_task(what, total=total)
         yield lambda: bar.advance(task)
+
+
+class OneLine(click.ClickException):
+    """A mistake found while the options are read: one line on stderr (no usage text
+    before it), exit status 2."""
+
+    exit_code = EXIT_INVALID
+
+    def show(self, file: Any = None) -> None:
+        with suppress(OSError):
+            console(stderr=True).print(self.format_message(), markup=False, highlight=False)
+
+
+if TYPE_CHECKING:
+    _IntType = click.ParamType[int]  # generic from click 8.4 on; plain before
+else:
+    _IntType = click.ParamType
+
+
+class RecordSize(_IntType):
+    """``--max-record-size``: a whole number of bytes from 1 to the machine's memory
+    (``1e30`` is read as the number it writes, and refused as more than the memory)."""
+
+    name = "bytes"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number: int | None = value
+        else:
+            number = _whole_number(str(value))
+        flag = f"{limits.SIZE_FLAG} {cut(str(value), 40)}"
+        if number is None:
+            raise OneLine(f"{flag}: not a number of bytes")
+        problem = limits.size_problem(number)
+        if problem is not None:
+            raise OneLine(f"{flag}: {problem}")
+        return number
+
+
+def _whole_number(text: str) -> int | None:
+    """The whole number ``text`` writes (``64000000``, ``6.4e7``), a power of ten past any
+    machine's memory for a longer one, or None when it writes no whole number."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        pass
+    try:
+        number = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not number.is_finite():
+        return None
+    if number.adjusted() > 40:  # never written out: 1e999999999 would fill the memory
+        return 10**41 if number > 0 else -(10**41)
+    if number != number.to_integral_value():
+        return None
+    return int(number)
 
 
 def mistake(message: str) -> NoReturn:
