@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ from adjudicator.limits import (
     read_limited,
     too_big,
 )
+from adjudicator.record.confusables import skeleton
 from adjudicator.record.errors import RecordError, _message, _path, _validate, key, shown
 from adjudicator.record.notation import not_a_player, read_marks, reader
 from adjudicator.record.schema import (
@@ -180,12 +182,30 @@ def _not_a_variant(name: str) -> str:
     return f"{said}: did you mean {close[0]!r}?" if close else said
 
 
+def _odd_letter(name: str, other: str) -> str:
+    """`` (with U+0410 CYRILLIC CAPITAL LETTER A)``: the first character of ``name`` that
+    ``other`` lacks, named, since the two print alike."""
+    odd = next((ch for ch in name if ch not in other), None)
+    if odd is None:
+        return ""
+    return f" (with U+{ord(odd):04X} {unicodedata.name(odd, 'a character')})"
+
+
 def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, int]:
     names: dict[str, int] = {}
+    looks: dict[str, int] = {}
     for i, name in enumerate(players):
         if name in names:
             raise RecordError(f"players[{i}]", f"{shown(name)} is listed twice")
         names[name] = i
+        seen = looks.setdefault(skeleton(name), i)
+        if seen != i:
+            raise RecordError(
+                f"players[{i}]",
+                f"{shown(name)}{_odd_letter(name, players[seen])} looks like "
+                f"{shown(players[seen])} (players[{seen}]): give names that cannot be "
+                "mistaken for each other",
+            )
     n = len(players)
     if not options.min_players <= n <= options.max_players:
         raise RecordError(
