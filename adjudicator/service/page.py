@@ -19,6 +19,7 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
 from adjudicator.play import words as words_of
 from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session, document_from_text
@@ -38,6 +39,7 @@ class BadInput(Exception):
     """Input a person can fix: one line, as the CLI prints it (HTTP 400/422)."""
 
     def __init__(self, message: str, status: int = 422, body: dict[str, Any] | None = None):
+        message = cut(message)  # a 10,000-character topic is not sent back whole
         super().__init__(message)
         self.message = message
         self.status = status
