@@ -111,7 +111,7 @@ class Adjudicator(click.Group):
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         previous = _startup.unheld(previous)  # put back at the end: Python's own
         stdout = sys.stdout
-        sys.stdout = ReaderGone(stdout)  # type: ignore[assignment]  # (it writes as one)
+        sys.stdout = ReaderGone(stdout)  # writes as the stream does, gone reader aside
         try:
             _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
