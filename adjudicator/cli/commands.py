@@ -192,8 +192,9 @@ def check(
     --write-illegal and --write-legal sort the records by verdict into JSON
     Lines files (one record per line, as read), for cleaning a log of games;
     invalid records go to neither.  Each is written beside its target and
-    renamed over it at the end: a run that stops leaves the old file.  An
-    output that is one of the inputs is refused.
+    renamed over it at the end: a run that stops leaves the old file.  A
+    symbolic link writes the file it points to.  An output that is one of the
+    inputs is refused.
 
     Only regular files are read (not pipes or devices, even behind a link),
     and no record larger than --max-record-size.  --jobs is capped at the
@@ -201,6 +202,8 @@ def check(
 
     Exit status: 0 all legal, 1 any illegal, 2 any invalid, unreadable or
     missing (or a worker lost, an output not written), 130 Ctrl-C, 143 SIGTERM.
+    Standard output closed by its reader (| head -1) changes none of these: the
+    run goes on quietly to its end.
     """
     out = _console()
     err = _console(stderr=True)
