@@ -133,6 +133,9 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
     base = preset.options_for(players) if 2 <= players <= 52 else preset.options
     if not overrides:
         return base
+    for name in overrides:  # the first unknown name, before pydantic lists every one
+        if name not in RuleOptions.model_fields:
+            raise RecordError(_path(("options", name)), _not_an_option(str(name)))
     try:
         return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:

@@ -22,13 +22,22 @@ from pydantic import (
     PlainValidator,
     Strict,
     Tag,
+    TypeAdapter,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
 
 from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
-from adjudicator.record.errors import RecordError, _validate_at, join, key, shown
+from adjudicator.record.errors import (
+    RecordError,
+    _message,
+    _validate_at,
+    _where,
+    join,
+    key,
+    shown,
+)
 from adjudicator.record.notation import read_cards, read_deck
 from adjudicator.rules.presets import PRESETS
 
@@ -59,6 +68,32 @@ def _first_bad(value: Any, read: Callable[[Any], Any]) -> Any:
         except RecordError as exc:
             raise RecordError(f"[{i}]", exc.message) from None
     return out
+
+
+FEW = 64
+"""Items of a list that pydantic reads in one call (it keeps an error for each bad one:
+no more than this many); a longer list is read item by item."""
+
+
+def _each(item: Any) -> WrapValidator:
+    """A list read item by item, stopping at the first bad one (see :func:`_first_bad`):
+    for lists of names and of games, whose items pydantic would each keep an error for.
+    The JSON Schema is the list's own."""
+    adapter: TypeAdapter[Any] = TypeAdapter(item)
+
+    def read(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if not isinstance(value, list) or len(value) <= FEW:
+            return handler(value)  # a few errors at most, or what it must be
+        out = []
+        for i, entry in enumerate(value):
+            try:
+                out.append(adapter.validate_python(entry))
+            except ValidationError as exc:
+                err = exc.errors(include_url=False)[0]
+                raise RecordError(join(f"[{i}]", _where(err)), _message(err)) from None
+        return out
+
+    return WrapValidator(read)
 
 
 def _first_bad_each(value: Any, read: Callable[[Any], Any]) -> Any:
@@ -218,24 +253,55 @@ ActionText = Annotated[
 ]
 
 
+def _all_strings(value: list[Any]) -> bool:
+    """Whether every item is a string: ``str.join`` asks it in C (a microsecond for a
+    game's actions, where a loop in Python takes ten)."""
+    try:
+        "".join(value)
+    except TypeError:
+        return False
+    return True
+
+
 def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | ActionObject]:
     """Strings as they are (read with the players' names by the build), objects validated.
 
     pydantic checks the list (fast, in one call); only when it finds something wrong
-    are the entries gone through here, to say where and why in one line.
+    are the entries gone through here, to say where and why in one line.  A list with
+    entries that are neither strings nor objects, or with more than :data:`FEW`
+    objects, is gone through first, stopping at the first bad entry: pydantic would
+    keep an error for each (62 MB for 500 KB of them).  Up to :data:`ONE_CALL` entries
+    pydantic checks the list as it comes: its errors take a few megabytes at most.
     """
+    if isinstance(value, list) and len(value) > ONE_CALL and not _all_strings(value):
+        kinds = list(map(type, value))  # in C: a game's actions are on the hot path
+        if not set(kinds) <= {str, dict}:
+            for index, entry in enumerate(value):
+                if not isinstance(entry, (str, dict)):
+                    raise RecordError(f"[{index}]", NOT_AN_ACTION)
+        if kinds.count(dict) > FEW:
+            _objects_one_by_one(value)
     try:
         return handler(value)  # type: ignore[no-any-return]
     except ValidationError:
         pass
     if not isinstance(value, list):
         raise RecordError("", "must be a list of actions")
-    for index, entry in enumerate(value):
+    _objects_one_by_one(value)
+    raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
+
+
+ONE_CALL = 4096
+"""Actions that pydantic checks in one call whatever they hold (a game as played has a
+few hundred): a longer list that is not all strings is gone through first."""
+NOT_AN_ACTION = "an action is a string ('Anna play 7H') or an object"
+
+
+def _objects_one_by_one(actions: list[Any]) -> None:
+    """Validate the object actions in order: RecordError at the first bad one."""
+    for index, entry in enumerate(actions):
         if isinstance(entry, dict):
             _validate_at(ActionObject, entry, f"[{index}]")
-        elif type(entry) is not str:
-            raise RecordError(f"[{index}]", "an action is a string ('Anna play 7H') or an object")
-    raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
 
 
 Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]
@@ -304,7 +370,7 @@ class Result(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     loser: str | None = None
-    losers: list[str] | None = Field(
+    losers: Annotated[list[str], _each(str)] | None = Field(
         default=None, description="where the rules make several lose at once"
     )
 
@@ -319,7 +385,9 @@ class Record(BaseModel):
     options: dict[str, Any] = Field(
         default_factory=dict, description="overrides of the preset's rule options"
     )
-    players: list[PlayerName] = Field(description="unique names in clockwise seating order")
+    players: Annotated[list[PlayerName], _each(PlayerName)] = Field(
+        description="unique names in clockwise seating order"
+    )
     dealer: str | None = None
     first_leader: str | None = None
     deck: Deck = Field(
@@ -377,8 +445,8 @@ class SessionRecord(BaseModel):
     format: Literal["skitgubbe-session/1"]
     variant: str
     options: dict[str, Any] = Field(default_factory=dict)
-    players: list[PlayerName]
+    players: Annotated[list[PlayerName], _each(PlayerName)]
     scoring: Scoring | None = None
-    games: list[SessionGame]
+    games: Annotated[list[SessionGame], _each(SessionGame)]
     result: SessionResult | None = None
     meta: dict[str, Any] | None = None
