@@ -25,7 +25,9 @@ cannot be printed, a simulated game that does not check legal, an input
 that takes more than ``--max-seconds`` of CPU time (reading, checking and
 printing it; CPU, not wall time, so that a busy machine does not make
 escapes; per 1,000 lines of a JSON Lines file; the CLI phase has 15 times as
-long), a worker whose memory grows by more than ``--max-growth-mb`` (from input to
+long), an input that raises the worker's peak memory by more than
+``--max-growth-ratio`` times its size (plus 32 MB; issue 35), a worker whose memory
+grows by more than ``--max-growth-mb`` (from input to
 input: a CLI phase's peak, which the heap keeps, starts a new baseline), a violation
 whose message runs over lines or past 1,000 characters, or a worker that hangs
 (killed after ``--hang-seconds``) or dies.  Escapes are grouped by a signature and
@@ -748,6 +750,31 @@ def gen_long(rng: random.Random, pool: Pool) -> Input:
     return Input("long", dumps(data).encode())
 
 
+def gen_many_bad(rng: random.Random, pool: Pool) -> Input:
+    """Tens of thousands of bad values where a list or an object belongs (a hand, the
+    players, the actions, the losers, the options): read to the first, in memory a few
+    times the input's size (issue 35: a 694 KB hand took 285 MB)."""
+    data = json.loads(rng.choice(pool.samples))
+    count = rng.choice([5_000, 50_000])
+    bad = rng.choice([[1], "ZZ", None, 7, {"a": [1]}, "a b"])
+    where = rng.randrange(6)
+    if where == 0 and isinstance(data.get("start"), dict):
+        hands = data["start"].get("hands") or {}
+        name = next(iter(hands), "Anna")
+        data["start"]["hands"] = {**hands, name: [bad] * count}
+    elif where == 1:
+        data["players"] = [bad] * count
+    elif where == 2:
+        data["actions"] = [bad] * count
+    elif where == 3:
+        data["result"] = {"losers": [bad] * count}
+    elif where == 4:
+        data["options"] = {f"o{i}": bad for i in range(count)}
+    else:
+        data["deck"] = [bad] * count
+    return Input("many_bad", dumps(data).encode())
+
+
 def gen_duplicate_keys(rng: random.Random, pool: Pool) -> Input:
     """An object holding one key twice (raw JSON text): the reader keeps the last one."""
     data = _base(rng, pool)
@@ -891,6 +918,7 @@ GENERATORS: list[tuple[Generator, int]] = [
     (gen_start, 5),
     (gen_numbers, 5),
     (gen_long, 1),
+    (gen_many_bad, 1),
     (gen_duplicate_keys, 4),
     (gen_odd_keys, 3),
     (gen_renamed, 2),
@@ -1159,6 +1187,10 @@ def _written(files: dict[str, Path], statuses: list[str]) -> list[tuple[str, str
 # --- running many ----------------------------------------------------------------------
 
 
+GROWTH_SLACK = 32 * MIB
+"""Peak memory any input may add whatever its size (a replay's steps, a first import)."""
+
+
 def rss_mb() -> float:
     with open("/proc/self/statm") as stream:
         return int(stream.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MIB
@@ -1171,6 +1203,8 @@ class Limits:
     hang_seconds: float = 30.0
     address_space_gb: float = 6.0
     cli_every: int = 100
+    max_growth_ratio: float = 40.0
+    """The peak memory one input may add, in times its size (plus :data:`GROWTH_SLACK`)."""
 
 
 @dataclass
@@ -1216,8 +1250,18 @@ def work(
                 continue
             start = time.process_time()  # CPU time: other processes' load adds nothing
             in_cli = CLI_SECONDS[0]
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             found = check_input(item, folder, cli=index % limits.cli_every == 0)
             cli_seconds = CLI_SECONDS[0] - in_cli
+            grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) * 1024
+            if not cli_seconds and grown > limits.max_growth_ratio * len(item.data) + GROWTH_SLACK:
+                # a new peak only: an input under an earlier peak goes unseen, the worst not
+                found.append(
+                    (
+                        f"memory per record: {item.kind}",
+                        f"{grown / MIB:.0f} MB for {len(item.data):,} bytes",
+                    )
+                )
             seconds = time.process_time() - start - cli_seconds
             if cli_seconds > limits.max_seconds * CLI_LIMIT:
                 found.append((f"slow in the CLI: {item.kind}", f"{cli_seconds:.2f} s of CPU"))
@@ -1410,6 +1454,7 @@ def main() -> None:
     parser.add_argument("--per-table", type=int, default=3, help="simulated games per table")
     parser.add_argument("--max-seconds", type=float, default=2.0)
     parser.add_argument("--max-growth-mb", type=float, default=300.0)
+    parser.add_argument("--max-growth-ratio", type=float, default=40.0)
     parser.add_argument("--hang-seconds", type=float, default=30.0)
     parser.add_argument(
         "--cli-every", type=int, default=100, help="every Nth input also goes through the CLI"
@@ -1437,7 +1482,11 @@ def main() -> None:
                 printable(checked)
         return
     limits = Limits(
-        args.max_seconds, args.max_growth_mb, args.hang_seconds, cli_every=args.cli_every
+        args.max_seconds,
+        args.max_growth_mb,
+        args.hang_seconds,
+        cli_every=args.cli_every,
+        max_growth_ratio=args.max_growth_ratio,
     )
     began = time.perf_counter()
     last = [0.0]
