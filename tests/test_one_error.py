@@ -146,3 +146,17 @@ def test_the_table_is_derived_from_unicodes_file_as_it_is_written() -> None:
     namespace: dict[str, Any] = {}
     exec(module, namespace)
     assert namespace["TABLE"].split() == ["0041:0410,0391", "0072+006E:006D"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "x.json", "--step", "9" * 5000],
+        ["--" + "x" * 5000],
+        ["check", "--" + "x" * 5000, "x.json"],
+    ],
+)
+def test_usage_errors_are_cut_too(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert max(len(line) for line in result.stderr.splitlines()) <= MESSAGE_MAX

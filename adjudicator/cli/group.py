@@ -62,6 +62,17 @@ def _silence_stdout() -> None:
         pass
 
 
+USAGE_MESSAGE = 240
+"""Characters of a usage error's own message: with click's "Invalid value for '--step': "
+before it, the line stays within the 300 every message keeps to."""
+
+
+def _cut_usage(exc: click.ClickException) -> None:
+    """Cut the message of click's error (typed final: it is set once, in click's own
+    ``__init__``; here it is only shortened before it is shown)."""
+    vars(exc)["message"] = cut(exc.message, USAGE_MESSAGE)
+
+
 class ReaderGone:
     """Standard output, as the commands write it, for a reader that may stop reading
     (``check folder | head -1``): once the pipe is closed, what is still written is
@@ -106,6 +117,19 @@ class Adjudicator(click.Group):
     that cannot be written each end the run with one line and their own exit status
     (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:  # adjudicator --no-such-option...
+            _cut_usage(exc)
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
@@ -116,6 +140,9 @@ class Adjudicator(click.Group):
             _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
                 return super().invoke(ctx)
+            except click.ClickException as exc:  # a command's usage error quotes what was given
+                _cut_usage(exc)
+                raise
             finally:
                 if previous is not None:  # as it was: the caller may be a test run
                     signal.signal(signal.SIGTERM, previous)
