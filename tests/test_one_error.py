@@ -15,7 +15,7 @@ from conftest import DISPUTE
 
 from adjudicator import limits
 from adjudicator.cards import card_code, card_text, parse_card, parse_suit
-from adjudicator.cli.main import main
+from adjudicator.cli import main
 from adjudicator.invalid import MESSAGE_MAX, RecordError, cut
 from adjudicator.record import load, load_record
 from adjudicator.record.confusables import _ASCII_CONFUSABLE, _prototypes, derive, skeleton
