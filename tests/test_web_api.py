@@ -19,7 +19,8 @@ from adjudicator.web.server import Guard
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*.json"))
 
-client = TestClient(app)
+JSON = {"content-type": "application/json"}
+client = TestClient(app, headers=JSON)
 
 
 def _cli_json(*args: str, stdin: str | None = None) -> list[dict]:
@@ -31,7 +32,7 @@ def _cli_json(*args: str, stdin: str | None = None) -> list[dict]:
 def test_check_gives_what_the_cli_gives_for_every_sample(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     (expected,) = _cli_json("check", "--json", "-", stdin=text)
-    answer = client.post("/api/check", content=text.encode(), headers={"content-type": "x"})
+    answer = client.post("/api/check", content=text.encode(), headers=JSON)
     assert answer.status_code == (422 if expected["status"] == "invalid" else 200)
     assert answer.json() == expected
 
@@ -154,7 +155,7 @@ def test_an_invalid_record_checked_is_422_with_the_cli_object() -> None:
 
 
 def test_a_body_over_the_limit_is_413() -> None:
-    small = TestClient(Guard(app, max_body=1000))
+    small = TestClient(Guard(app, max_body=1000), headers=JSON)
     answer = small.post("/api/check", content=b" " * 1001)
     assert answer.status_code == 413
     assert answer.json() == {"error": "the request body is over the limit of 1000 bytes"}
