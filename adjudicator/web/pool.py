@@ -147,11 +147,12 @@ class Pool:
         self._admitted = 0
         self._running = 0
         self._started = False
-        self._closed = False
+        self._closed = threading.Event()
         self._threads = ThreadPoolExecutor(
             limits.workers + limits.queue, thread_name_prefix="adjudicator-pool"
         )
         self.recycled = 0
+        self._all: set[_Worker] = set()  # idle or checking: every one is ended on close
 
     def start(self) -> None:
         """Start the workers (the first call does; later calls return at once)."""
@@ -160,7 +161,7 @@ class Pool:
                 return
             self._started = True
         for _ in range(self.limits.workers):
-            self._idle.put(_Worker(self.limits.memory_mb))
+            self._add(_Worker(self.limits.memory_mb))
 
     def state(self) -> dict[str, Any]:
         """What ``/readyz`` tells: the workers, how many run and wait, how many were recycled."""
@@ -231,23 +232,34 @@ class Pool:
     def _recycle(self, worker: _Worker) -> None:
         """Kill ``worker`` and start another in the background: the answer does not wait."""
         worker.kill()
+        with self._lock:
+            self._all.discard(worker)
         self.recycled += 1
         threading.Thread(target=self._refill, name="adjudicator-refill", daemon=True).start()
 
     def _refill(self) -> None:
-        while not self._closed:
+        while not self._closed.is_set():
             try:
-                self._idle.put(_Worker(self.limits.memory_mb))
-                return
+                worker = _Worker(self.limits.memory_mb)
             except (RuntimeError, OSError):
                 time.sleep(1.0)  # the machine is short of something: try again
+                continue
+            if self._closed.is_set():  # the server stopped while it loaded
+                worker.kill()
+            else:
+                self._add(worker)
+            return
+
+    def _add(self, worker: _Worker) -> None:
+        with self._lock:
+            self._all.add(worker)
+        self._idle.put(worker)
 
     def close(self) -> None:
-        """End every worker (the server is stopping)."""
-        self._closed = True
+        """End every worker, idle or checking (the server is stopping)."""
+        self._closed.set()
         self._threads.shutdown(wait=False, cancel_futures=True)
-        while True:
-            try:
-                self._idle.get_nowait().kill()
-            except queue.Empty:
-                return
+        with self._lock:
+            workers, self._all = self._all, set()
+        for worker in workers:
+            worker.kill()

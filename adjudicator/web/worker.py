@@ -41,17 +41,36 @@ def _text(raw: bytes) -> str:
     return text
 
 
+def _within(items: list[Any], budget: int) -> list[Any]:
+    """The first of ``items`` whose JSON fits in ``budget`` bytes (at least one)."""
+    size = 0
+    for k, item in enumerate(items):
+        size += len(json.dumps(item, ensure_ascii=False).encode()) + 2
+        if size > budget and k:
+            return items[:k]
+    return items
+
+
 def _replay(raw: bytes, viewer: str | None, start: int) -> bytes:
-    """The replay as JSON text, its steps from ``start`` up to :data:`REPLAY_BYTES`.
+    """The replay as JSON text of at most about :data:`REPLAY_BYTES`, its steps from ``start``.
 
     A 100,000-action record made a 311 MB answer; the page needs the steps it
-    shows.  The answer says which steps it holds: ``steps_from``, ``steps_total``
-    and ``steps_next`` (where the next page starts, ``?from=N``; None at the end).
+    shows.  The answer says what it holds: ``steps_from``, ``steps_total`` and
+    ``steps_next`` (where the next page starts, ``?from=N``; None at the end);
+    past an eighth of the bound the verdict's lists are cut, ``check.shown`` says
+    how many of each it holds (each step still carries its own violation).
     """
     from adjudicator.service import page
 
     head, total, steps = page.replay_steps(_text(raw), viewer, start)
     nxt = head.pop("next")
+    verdict = head["check"]
+    shown = {}
+    for key in ("violations", "undetermined"):
+        every = verdict[key]
+        verdict[key] = _within(every, REPLAY_BYTES // 8)
+        shown[key] = {"shown": len(verdict[key]), "total": len(every)}
+    verdict["shown"] = shown
     size = len(page.dumps(head).encode()) + len(page.dumps(nxt).encode()) + 200
     parts: list[str] = []
     end = start
@@ -132,9 +151,9 @@ def main() -> None:
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    out.write(b"ready\n")
-    out.flush()
     with contextlib.suppress(EOFError, BrokenPipeError, KeyboardInterrupt):
+        out.write(b"ready\n")  # the server may be gone already: it stopped while we loaded
+        out.flush()
         serve(inp, out, memory_mb)
     os._exit(0)
 
