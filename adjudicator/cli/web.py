@@ -19,107 +19,98 @@ def register(main: click.Group) -> None:
     main.add_command(serve)
 
 
-def _env(name: str) -> str:
-    return f"ADJUDICATOR_{name.upper()}"
+def _option(flag: str, kind: Any, default: Any, help: str, metavar: str | None = None) -> Any:
+    """A ``serve`` option that ``ADJUDICATOR_<NAME>`` sets too (for a process manager)."""
+    name = flag.split("/")[0].removeprefix("--").replace("-", "_")
+    return click.option(
+        flag,
+        type=kind,
+        default=default,
+        metavar=metavar,
+        envvar=f"ADJUDICATOR_{name.upper()}",
+        show_envvar=True,
+        help=help,
+    )
+
+
+SECONDS = click.FloatRange(min=0.1)
 
 
 @click.command(context_settings={"show_default": True})
-@click.option(
+@_option(
     "--host",
-    default="127.0.0.1",
-    envvar=_env("host"),
-    show_envvar=True,
-    help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
+    str,
+    "127.0.0.1",
+    "Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
 )
-@click.option(
-    "--port", type=click.IntRange(1, 65535), default=8000, envvar=_env("port"), show_envvar=True
-)
-@click.option(
+@_option("--port", click.IntRange(1, 65535), 8000, "Port to listen on.")
+@_option(
     "--max-body",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    envvar=_env("max_body"),
-    show_envvar=True,
-    metavar="BYTES",
-    help="Largest request body; a bigger one is answered 413.",
+    click.IntRange(min=1),
+    16 * 1024 * 1024,
+    "Largest request body; a bigger one is answered 413.",
+    "BYTES",
 )
-@click.option(
+@_option(
     "--workers",
-    type=click.IntRange(1, 256),
-    default=lambda: min(8, os.cpu_count() or 1),
-    show_default="the cores, at most 8",
-    envvar=_env("workers"),
-    show_envvar=True,
-    help="Processes that check records (one heavy record holds one of them).",
+    click.IntRange(1, 256),
+    min(8, os.cpu_count() or 1),
+    "Processes that check records (one heavy record holds one of them); "
+    "default: the cores, at most 8.",
 )
-@click.option(
+@_option(
     "--queue",
-    type=click.IntRange(0, 100_000),
-    default=64,
-    envvar=_env("queue"),
-    show_envvar=True,
-    help="Requests that may wait for a worker; past them 429 with Retry-After.",
+    click.IntRange(0, 100_000),
+    64,
+    "Requests that may wait for a worker; past them 429 with Retry-After.",
 )
-@click.option(
+@_option(
     "--time-limit",
-    type=click.FloatRange(min=0.1),
-    default=5.0,
-    envvar=_env("time_limit"),
-    show_envvar=True,
-    metavar="SECONDS",
-    help="Longest one request may check; past it 503 and the worker is replaced.",
+    SECONDS,
+    5.0,
+    "Longest one request may check; past it 503 and the worker is replaced.",
+    "SECONDS",
 )
-@click.option(
+@_option(
     "--worker-memory",
-    type=click.IntRange(min=0),
-    default=2048,
-    envvar=_env("worker_memory"),
-    show_envvar=True,
-    metavar="MB",
-    help="Address space of one worker (0: no limit); past it 503.",
+    click.IntRange(min=0),
+    2048,
+    "Address space of one worker (0: no limit); past it 503.",
+    "MB",
 )
-@click.option(
+@_option(
     "--max-connections",
-    type=click.IntRange(min=1),
-    default=1000,
-    envvar=_env("max_connections"),
-    show_envvar=True,
-    help="Open connections (also kept below the open-file limit); past it the "
-    "longest-idle one is closed.",
+    click.IntRange(min=1),
+    1000,
+    "Open connections (kept below the open-file limit too); past it the longest-idle "
+    "one is closed.",
 )
-@click.option(
+@_option(
     "--header-timeout",
-    type=click.FloatRange(min=0.1),
-    default=10.0,
-    envvar=_env("header_timeout"),
-    show_envvar=True,
-    metavar="SECONDS",
-    help="A new connection must send its request's headers within this.",
+    SECONDS,
+    10.0,
+    "A new connection must send its request's headers within this.",
+    "SECONDS",
 )
-@click.option(
+@_option(
     "--body-timeout",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    envvar=_env("body_timeout"),
-    show_envvar=True,
-    metavar="SECONDS",
-    help="A request's body must arrive within this; past it 408.",
+    SECONDS,
+    30.0,
+    "A request's body must arrive within this; else 408.",
+    "SECONDS",
 )
-@click.option(
+@_option(
     "--keep-alive",
-    type=click.FloatRange(min=1),
-    default=5.0,
-    envvar=_env("keep_alive"),
-    show_envvar=True,
-    metavar="SECONDS",
-    help="An idle keep-alive connection is closed after this.",
+    click.FloatRange(min=1),
+    5.0,
+    "An idle keep-alive connection is closed after this.",
+    "SECONDS",
 )
-@click.option(
+@_option(
     "--access-log/--no-access-log",
-    default=True,
-    envvar=_env("access_log"),
-    show_envvar=True,
-    help="One line per request on stderr: JSON when stderr is not a terminal.",
+    bool,
+    True,
+    "One line per request on stderr: JSON when stderr is not a terminal.",
 )
 @click.option(
     "--print-systemd",
