@@ -9,6 +9,7 @@ loaded two-core machine.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -21,6 +22,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -483,3 +485,28 @@ def test_print_systemd_is_a_unit_with_the_options() -> None:
     assert "RestartPreventExitStatus=2" in unit
     (start,) = [x for x in unit.splitlines() if x.startswith("ExecStart=")]
     assert start.endswith(" serve") and start.split("=", 1)[1].startswith("/")
+
+
+def test_a_shared_link_that_inflates_past_the_cap_is_refused_unsent(server: Server) -> None:
+    """A few KB of link that inflate to 3 MB: the page says so and posts nothing."""
+    from playwright.sync_api import sync_playwright
+    from web_browser import launch
+
+    record = {**DISPUTE, "meta": {"note": " " * (3 * 1024 * 1024)}}
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = pack.compress(json.dumps(record).encode()) + pack.flush()
+    assert len(raw) < 10_000
+    fragment = "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    posted: list[str] = []
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            tab = browser.new_page()
+            tab.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+            tab.goto(server.url("/") + fragment)
+            tab.wait_for_selector("#error:not([hidden])")
+            error = tab.locator("#error").inner_text()
+        finally:
+            browser.close()
+    assert error == "the link holds no readable record: the record inflates to more than 2 MB"
+    assert posted == []
