@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
+from click.decorators import FC
 from rich.console import Console
 
 
@@ -19,7 +21,9 @@ def register(main: click.Group) -> None:
     main.add_command(serve)
 
 
-def _option(flag: str, kind: Any, default: Any, help: str, metavar: str | None = None) -> Any:
+def _option(
+    flag: str, kind: Any, default: Any, help: str, metavar: str | None = None
+) -> Callable[[FC], FC]:
     """A ``serve`` option that ``ADJUDICATOR_<NAME>`` sets too (for a process manager)."""
     name = flag.split("/")[0].removeprefix("--").replace("-", "_")
     return click.option(
