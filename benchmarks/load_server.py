@@ -35,7 +35,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,10 +103,11 @@ def rss_kb(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
-    try:
-        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
+    found = []  # each thread's children: the pool starts workers from its threads
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with suppress(OSError):
+            found += [int(x) for x in (task / "children").read_text().split()]
+    return found
 
 
 def clients(
@@ -166,16 +167,29 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--over", type=int, default=1000)
     parser.add_argument("--idle", type=int, default=2000)
-    parser.add_argument("--skip-replay", action="store_true")
+    parser.add_argument("--only", default="123456", help="the measures to run, e.g. 36")
     args = parser.parse_args()
     workers = ["--workers", str(args.workers)]
     print(f"{os.cpu_count()} cores, {args.workers} workers, record {len(FULL):,} bytes")
 
+    if "1" in args.only or "2" in args.only:
+        check_alone_and_beside_heavy(args.requests, workers)
+    if "3" in args.only:
+        over_the_limit(args.over, workers)
+    if "4" in args.only:
+        one_byte_a_second(workers)
+    if "5" in args.only:
+        idle_connections(args.idle, workers)
+    if "6" in args.only:
+        heavy_replay(workers)
+
+
+def check_alone_and_beside_heavy(requests: int, workers: list[str]) -> None:
     with serving(*workers) as (port, _):
         clients(port, FULL, 2, 20)  # warm up
         alone = {}
         for n in (1, 8, 32):
-            times, statuses, wall = clients(port, FULL, n, args.requests)
+            times, statuses, wall = clients(port, FULL, n, requests)
             alone[n] = times
             print(f"1. {n:2d} clients:            {figures(times, statuses, wall)}")
         big = heavy(640_000)
@@ -191,20 +205,30 @@ def main() -> None:
         sender = threading.Thread(target=loop)
         sender.start()
         time.sleep(1.0)
-        times, statuses, wall = clients(port, FULL, 8, args.requests)
+        times, statuses, wall = clients(port, FULL, 8, requests)
         stop.set()
         sender.join()
         print(f"2.  8 clients + 16 MB loop: {figures(times, statuses, wall)}")
         print(f"   the {len(big) / 1e6:.1f} MB records: statuses {dict(heavy_statuses)}")
 
+
+def over_the_limit(over: int, workers: list[str]) -> None:
     with serving(*workers, "--max-body", str(1 << 20)) as (port, process):
+        count = int(workers[1]) + 1  # the workers and the spare
+        for _ in range(600):
+            if len(children(process.pid)) >= count:
+                break
+            time.sleep(0.1)
+        time.sleep(2)  # the spare has loaded the engine
         before = rss_kb(process.pid)
         body = b" " * (2 << 20)
-        times, statuses, wall = clients(port, body, 8, args.over, 600)
+        times, statuses, wall = clients(port, body, 8, over, 600)
         after = rss_kb(process.pid)
-        print(f"3. {args.over} bodies over the limit: {figures(times, statuses, wall)}")
+        print(f"3. {over} bodies over the limit: {figures(times, statuses, wall)}")
         print(f"   server and workers RSS: {before / 1024:.0f} MB before, {after / 1024:.0f} after")
 
+
+def one_byte_a_second(workers: list[str]) -> None:
     with serving(*workers, "--body-timeout", "10") as (port, _):
         slow = socket.create_connection(("127.0.0.1", port))
         slow.sendall(
@@ -226,11 +250,13 @@ def main() -> None:
             f"after {waited:.1f} s: {answer}"
         )
 
+
+def idle_connections(count: int, workers: list[str]) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.idle + 500)), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 500)), hard))
     with serving(*workers, "--header-timeout", "10") as (port, _):
         began = time.monotonic()
-        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(args.idle)]
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
         opened = time.monotonic() - began
         t = time.perf_counter()
         status = get(port, "/healthz")[0]
@@ -247,26 +273,39 @@ def main() -> None:
                 closed += 1
             s.close()
         print(
-            f"5. {args.idle} idle connections (opened in {opened:.1f} s): a new client "
+            f"5. {count} idle connections (opened in {opened:.1f} s): a new client "
             f"got {status} in {new:.0f} ms; {closed} closed by the server 12 s later"
         )
 
-    if not args.skip_replay:
-        with serving(*workers, "--time-limit", "300") as (port, _):
-            record = heavy(100_000)
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-            t = time.perf_counter()
-            c.request("POST", "/api/replay", record, JSON)
-            r = c.getresponse()
-            data = r.read()
-            took = time.perf_counter() - t
-            page = json.loads(data)
-            print(
-                f"6. /api/replay of {len(record) / 1e6:.1f} MB, 100,000 actions: {r.status}, "
-                f"{len(data) / 1e6:.1f} MB in {took:.1f} s; steps {page['steps_from']}-"
-                f"{page['steps_next']} of {page['steps_total']}, violations "
-                f"{page['check']['shown']['violations']}"
-            )
+
+def heavy_replay(workers: list[str]) -> None:
+    with serving(*workers, "--time-limit", "300") as (port, process):
+        record = heavy(100_000)
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        peak = [0]
+        done = threading.Event()
+
+        def watch() -> None:  # the server's and its workers' memory, twice a second
+            while not done.wait(0.5):
+                peak[0] = max(peak[0], rss_kb(process.pid))
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        t = time.perf_counter()
+        c.request("POST", "/api/replay", record, JSON)
+        r = c.getresponse()
+        data = r.read()
+        took = time.perf_counter() - t
+        done.set()
+        watcher.join()
+        page = json.loads(data)
+        print(
+            f"6. /api/replay of {len(record) / 1e6:.1f} MB, 100,000 actions: {r.status}, "
+            f"{len(data) / 1e6:.1f} MB in {took:.1f} s; steps {page['steps_from']}-"
+            f"{page['steps_next']} of {page['steps_total']}, violations "
+            f"{page['check']['shown']['violations']}; server and workers peak RSS "
+            f"{peak[0] / 1024:.0f} MB"
+        )
 
 
 if __name__ == "__main__":

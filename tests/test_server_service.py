@@ -510,3 +510,23 @@ def test_a_shared_link_that_inflates_past_the_cap_is_refused_unsent(server: Serv
             browser.close()
     assert error == "the link holds no readable record: the record inflates to more than 2 MB"
     assert posted == []
+
+
+def test_sigterm_stops_the_server_and_its_workers_with_one_line(tmp_path: Path) -> None:
+    with serving(tmp_path, "--workers", "1") as one:
+        pid = one.process.pid
+        workers = [  # each thread's children: the pool starts workers from its threads
+            w
+            for task in Path(f"/proc/{pid}/task").iterdir()
+            for w in (task / "children").read_text().split()
+        ]
+        assert workers
+        one.process.terminate()
+        assert one.process.wait(60) == 143
+    assert one.logged().splitlines()[-1] == "adjudicator: the server stopped (SIGTERM)"
+    assert "Traceback" not in one.logged()
+    for _ in range(100):
+        if not any(Path(f"/proc/{w}").exists() for w in workers):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{w}").exists() for w in workers), "a worker outlived the server"

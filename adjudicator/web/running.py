@@ -13,6 +13,7 @@ import logging
 import os
 import resource
 import shlex
+import signal
 import socket
 import sys
 from dataclasses import dataclass, fields
@@ -173,10 +174,20 @@ def config(options: Options, sock: socket.socket) -> Config:
     )
 
 
+def _stopped(signum: int, frame: object) -> None:
+    """uvicorn raises the signal again once it has stopped: one line, 130 or 143."""
+    name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+    os.write(2, f"adjudicator: the server stopped ({name})\n".encode())
+    os._exit(128 + signum)
+
+
 def run(options: Options, sock: socket.socket) -> None:
-    """Serve on ``sock`` until SIGINT/SIGTERM."""
+    """Serve on ``sock`` until SIGINT/SIGTERM, which end the process with 130/143 once
+    the requests in flight are answered and the workers ended."""
     os.environ.update(options.environment())
     access_log(options.access_log)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _stopped)
     Server(config(options, sock)).run()
 
 
@@ -197,6 +208,8 @@ ExecStart={shlex.join(command)} serve
 {env}
 Restart=on-failure
 RestartSec=2
+# stopped by SIGTERM once the requests in flight are answered: 143, as documented
+SuccessExitStatus=143
 # exit {ADDRESS_IN_USE}: the address is taken; restarting would not free it
 RestartPreventExitStatus={ADDRESS_IN_USE}
 DynamicUser=yes

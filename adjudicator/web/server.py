@@ -13,7 +13,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from importlib import resources
 from typing import Any
 
@@ -197,7 +197,10 @@ class Guard:
             if message["type"] == "http.response.start":
                 started = True
                 status = message["status"]
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY]}
+                headers = list(message.get("headers", []))
+                named = {key for key, _ in headers}
+                headers += [(key, value) for key, value in SECURITY if key not in named]
+                message = {**message, "headers": headers}
             elif message["type"] == "http.response.body":
                 sent += len(message.get("body", b""))
             await send(message)
@@ -421,19 +424,31 @@ async def check(request: Request) -> Response:
     place.__enter__()  # 429 now, before the stream's 200 is sent
 
     async def lines() -> AsyncIterator[bytes]:
-        try:
-            for number, line in _lines(raw):
-                try:
-                    _, text = await pool().call("line", {"number": number}, line)
-                except Refused as exc:  # this line only; the stream goes on
-                    text = calls.dumps(
-                        {"file": "-", "line": number, "status": "unchecked", "error": exc.message}
-                    ).encode()
-                yield text + b"\n"
-        finally:
-            place.__exit__(None, None, None)
+        for number, line in _lines(raw):
+            try:
+                _, text = await pool().call("line", {"number": number}, line)
+            except Refused as exc:  # this line only; the stream goes on
+                text = calls.dumps(
+                    {"file": "-", "line": number, "status": "unchecked", "error": exc.message}
+                ).encode()
+            yield text + b"\n"
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson")
+    return _Held(place, lines(), media_type="application/x-ndjson")
+
+
+class _Held(StreamingResponse):
+    """A stream that gives its place in the pool back however it ends (a generator's own
+    ``finally`` does not run when the client leaves before its first line)."""
+
+    def __init__(self, place: AbstractContextManager[None], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.place = place
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.place.__exit__(None, None, None)
 
 
 @app.post("/api/legal", openapi_extra=RECORD_BODY, response_model=None)
