@@ -530,3 +530,15 @@ def test_sigterm_stops_the_server_and_its_workers_with_one_line(tmp_path: Path) 
             break
         time.sleep(0.1)
     assert not any(Path(f"/proc/{w}").exists() for w in workers), "a worker outlived the server"
+
+
+def test_the_listening_socket_is_tcp_so_answers_are_not_held_by_nagle() -> None:
+    """A socket made without IPPROTO_TCP made asyncio leave TCP_NODELAY off: each answer on
+    a kept-alive connection waited 40 ms for the client's delayed ack."""
+    from adjudicator.web import running
+
+    sock = running.bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()

@@ -68,7 +68,9 @@ class AddressInUse(Exception):
 def bind(host: str, port: int) -> socket.socket:
     """The listening socket, bound before the address is announced."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP said, or asyncio leaves Nagle's algorithm on for the connections
+    # (each answer on a kept-alive connection waited 40 ms for the client's delayed ack)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -154,7 +156,7 @@ def access_log(on: bool) -> None:
     ACCESS.setLevel(logging.INFO)
 
 
-def config(options: Options, sock: socket.socket) -> Config:
+def config(options: Options) -> Config:
     """uvicorn's configuration for ``options``, connections capped below the descriptors."""
     from adjudicator.web import app
 
@@ -163,7 +165,6 @@ def config(options: Options, sock: socket.socket) -> Config:
     cap = min(options.max_connections, room)
     return Config(
         app,
-        fd=sock.fileno(),
         http=protocol(options.header_timeout, cap),
         log_level="warning",
         access_log=False,
@@ -188,7 +189,8 @@ def run(options: Options, sock: socket.socket) -> None:
     access_log(options.access_log)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _stopped)
-    Server(config(options, sock)).run()
+    # the socket itself, not its descriptor: uvicorn takes a descriptor for a Unix socket
+    Server(config(options)).run(sockets=[sock])
 
 
 def systemd_unit(options: Options, command: list[str]) -> str:
