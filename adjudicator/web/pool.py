@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.web.worker import BUSY
@@ -53,8 +53,8 @@ class Refused(Exception):
 class Limits:
     """What one server gives its requests (each a ``serve`` option)."""
 
-    workers: int = 2
-    """Checking processes (``--workers``)."""
+    workers: int = field(default_factory=lambda: min(8, os.cpu_count() or 1))
+    """Checking processes (``--workers``): the cores, at most 8."""
     queue: int = 64
     """Requests that may wait for a worker beyond those running (``--queue``); past it 429."""
     time_limit: float = 5.0

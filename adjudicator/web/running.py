@@ -16,7 +16,7 @@ import shlex
 import signal
 import socket
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import h11
 from uvicorn import Config, Server
@@ -40,7 +40,7 @@ class Options:
     host: str = "127.0.0.1"
     port: int = 8000
     max_body: int = 16 * 1024 * 1024
-    workers: int = 2
+    workers: int = field(default_factory=lambda: min(8, os.cpu_count() or 1))
     queue: int = 64
     time_limit: float = 5.0
     worker_memory: int = 2048

@@ -101,8 +101,6 @@ def run(job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
             return 200, page.dumps(page.legal_at(_text(body), args.get("at"))).encode()
         if job == "replay":
             return 200, _replay(body, args.get("viewer"), args.get("start") or 0)
-        if job == "ping":
-            return 200, b'{"ready": true}'
     except page.BadInput as exc:
         return exc.status, page.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")
@@ -150,7 +148,8 @@ def main() -> None:
 
     if memory_mb:
         limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        with contextlib.suppress(ValueError, OSError):  # a system without the limit: none
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     with contextlib.suppress(EOFError, BrokenPipeError, KeyboardInterrupt):
         out.write(b"ready\n")  # the server may be gone already: it stopped while we loaded
         out.flush()
