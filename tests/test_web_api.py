@@ -19,7 +19,8 @@ from adjudicator.web.server import Guard
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*.json"))
 
-client = TestClient(app)
+JSON = {"content-type": "application/json"}
+client = TestClient(app, headers=JSON)
 
 
 def _cli_json(*args: str, stdin: str | None = None) -> list[dict]:
@@ -31,7 +32,7 @@ def _cli_json(*args: str, stdin: str | None = None) -> list[dict]:
 def test_check_gives_what_the_cli_gives_for_every_sample(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     (expected,) = _cli_json("check", "--json", "-", stdin=text)
-    answer = client.post("/api/check", content=text.encode(), headers={"content-type": "x"})
+    answer = client.post("/api/check", content=text.encode(), headers=JSON)
     assert answer.status_code == (422 if expected["status"] == "invalid" else 200)
     assert answer.json() == expected
 
@@ -154,12 +155,35 @@ def test_an_invalid_record_checked_is_422_with_the_cli_object() -> None:
 
 
 def test_a_body_over_the_limit_is_413() -> None:
-    small = TestClient(Guard(app, max_body=1000))
+    small = TestClient(Guard(app, max_body=1000), headers=JSON)
     answer = small.post("/api/check", content=b" " * 1001)
     assert answer.status_code == 413
     assert answer.json() == {"error": "the request body is over the limit of 1000 bytes"}
     streamed = small.post("/api/check", content=iter([b" " * 600, b" " * 600]))
     assert streamed.status_code == 413
+    for refused in (answer, streamed):  # the headers every answer carries
+        assert refused.headers["x-content-type-options"] == "nosniff"
+        assert "frame-ancestors 'none'" in refused.headers["content-security-policy"]
+
+
+def test_bodies_past_the_budget_of_all_requests_are_429() -> None:
+    held = TestClient(Guard(app, budget=1000), headers=JSON)
+    answer = held.post("/api/check", content=b" " * 1500)
+    assert answer.status_code == 429 and answer.headers["retry-after"] == "1"
+    assert answer.json() == {"error": "the server holds too many request bodies; try again"}
+    assert held.post("/api/check", json=DISPUTE).status_code == 200  # the budget is given back
+
+
+def test_a_json_lines_stream_gives_its_place_back() -> None:
+    from adjudicator.web.server import pool
+
+    body = (json.dumps(DISPUTE) + "\n") * 3
+    for _ in range(3):
+        answer = client.post(
+            "/api/check", content=body.encode(), headers={"content-type": "application/x-ndjson"}
+        )
+        assert [json.loads(x)["line"] for x in answer.text.splitlines()] == [1, 2, 3]
+    assert pool().state()["waiting"] == 0 and pool().state()["running"] == 0
 
 
 def test_unknown_paths_are_json_404() -> None:

@@ -7,8 +7,12 @@ and ``replay`` never pay for it.
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
+from click.decorators import FC
 from rich.console import Console
 
 
@@ -17,37 +21,129 @@ def register(main: click.Group) -> None:
     main.add_command(serve)
 
 
-@click.command()
-@click.option(
+def _option(
+    flag: str, kind: Any, default: Any, help: str, metavar: str | None = None
+) -> Callable[[FC], FC]:
+    """A ``serve`` option that ``ADJUDICATOR_<NAME>`` sets too (for a process manager)."""
+    name = flag.split("/")[0].removeprefix("--").replace("-", "_")
+    return click.option(
+        flag,
+        type=kind,
+        default=default,
+        metavar=metavar,
+        envvar=f"ADJUDICATOR_{name.upper()}",
+        show_envvar=True,
+        help=help,
+    )
+
+
+SECONDS = click.FloatRange(min=0.1)
+
+
+@click.command(context_settings={"show_default": True})
+@_option(
     "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
+    str,
+    "127.0.0.1",
+    "Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option(
+@_option("--port", click.IntRange(1, 65535), 8000, "Port to listen on.")
+@_option(
     "--max-body",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    metavar="BYTES",
-    help="Largest request body; a bigger one is answered 413.",
+    click.IntRange(min=1),
+    16 * 1024 * 1024,
+    "Largest request body; a bigger one is answered 413.",
+    "BYTES",
 )
-def serve(host: str, port: int, max_body: int) -> None:
+@_option(
+    "--workers",
+    click.IntRange(1, 256),
+    min(8, os.cpu_count() or 1),
+    "Processes that check records (one heavy record holds one of them); "
+    "default: the cores, at most 8.",
+)
+@_option(
+    "--queue",
+    click.IntRange(0, 100_000),
+    64,
+    "Requests that may wait for a worker; past them 429 with Retry-After.",
+)
+@_option(
+    "--time-limit",
+    SECONDS,
+    5.0,
+    "Longest one request may check; past it 503 and the worker is replaced.",
+    "SECONDS",
+)
+@_option(
+    "--worker-memory",
+    click.IntRange(min=0),
+    2048,
+    "Address space of one worker (0: no limit); past it 503.",
+    "MB",
+)
+@_option(
+    "--max-connections",
+    click.IntRange(min=1),
+    1000,
+    "Open connections (kept below the open-file limit too); past it the longest-idle "
+    "one is closed.",
+)
+@_option(
+    "--header-timeout",
+    SECONDS,
+    10.0,
+    "A new connection must send its request's headers within this.",
+    "SECONDS",
+)
+@_option(
+    "--body-timeout",
+    SECONDS,
+    30.0,
+    "A request's body must arrive within this; else 408.",
+    "SECONDS",
+)
+@_option(
+    "--keep-alive",
+    click.FloatRange(min=1),
+    5.0,
+    "An idle keep-alive connection is closed after this.",
+    "SECONDS",
+)
+@_option(
+    "--access-log/--no-access-log",
+    bool,
+    True,
+    "One line per request on stderr: JSON when stderr is not a terminal.",
+)
+@click.option(
+    "--print-systemd",
+    is_flag=True,
+    help="Print a systemd unit running this server with these options, and exit.",
+)
+def serve(print_systemd: bool, **given: Any) -> None:
     """Serve the table's page and the HTTP API (JSON; endpoints listed at /docs).
 
     \b
     The page settles a dispute by taps, replays a record and shares it as a
     link.  Nothing is fetched from the internet.  It listens on 127.0.0.1
-    (this machine only) unless --host says otherwise.
+    (this machine only) unless --host says otherwise.  Running it as a
+    service (systemd, a reverse proxy with HTTPS): docs/deploy.md.
     """
-    import uvicorn
+    from adjudicator.web import running
 
-    os.environ["ADJUDICATOR_MAX_BODY"] = str(max_body)
-    from adjudicator.web import app
-
-    where = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/"
-    Console(stderr=True, highlight=False, emoji=False, soft_wrap=True).print(
-        f"adjudicator: the table's page at {where}", markup=False
-    )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    options = running.Options(**given)
+    if print_systemd:
+        click.echo(running.systemd_unit(options, running.executable()), nl=False)
+        return
+    console = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
+    try:
+        sock = running.bind(options.host, options.port)
+    except running.AddressInUse as exc:
+        console.print(f"adjudicator: {exc}", markup=False)
+        sys.exit(running.ADDRESS_IN_USE)
+    console.print(f"adjudicator: the table's page at {running.announce(options)}", markup=False)
+    try:
+        running.run(options, sock)
+    finally:
+        sock.close()

@@ -13,6 +13,7 @@ message; nothing here prints.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from adjudicator import service
@@ -344,6 +345,23 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     head = _head(report, viewer, label, _next(game, report))
     nxt = head.pop("next")
     return {**head, "steps": [_step(s, viewer) for s in report.steps], "next": nxt}
+
+
+def replay_steps(
+    text: str, viewer: str | None = None, start: int = 0, label: str = STDIN_LABEL
+) -> tuple[dict[str, Any], int, Iterator[dict[str, Any]]]:
+    """:func:`replay` with its steps made one at a time, for an answer of bounded size:
+    the replay without ``steps``, how many steps there are, and the steps from ``start``.
+
+    A 100,000-action record's steps as dicts took 1.6 GB; one at a time, the
+    caller keeps only those it sends.
+    """
+    game, report = _replayed(text, [viewer], label)
+    total = len(report.steps)
+    if not 0 <= start <= total:
+        raise BadInput(f"from {start}: the replay has steps 0-{total}", 400)
+    head = _head(report, viewer, label, _next(game, report))
+    return head, total, (_step(report.steps[k], viewer) for k in range(start, total))
 
 
 # --- many views of one replay, packed (the HTML export) -------------------------------

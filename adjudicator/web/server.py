@@ -7,8 +7,13 @@ never a traceback or an HTML page; nothing is loaded from outside the package.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from importlib import resources
 from typing import Any
 
@@ -19,11 +24,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator.service import page as calls
+from adjudicator.web.pool import Limits, Pool, Refused
 
 STATIC = resources.files("adjudicator.web") / "static"
 MAX_BODY = 16 * 1024 * 1024
 """Default largest request body, in bytes (``serve --max-body``)."""
 MAX_BODY_ENV = "ADJUDICATOR_MAX_BODY"
+BODY_TIMEOUT = 30.0
+"""Default seconds a request's body may take to arrive (``serve --body-timeout``); then 408."""
+DRAIN = 64 * 1024 * 1024
+"""Bytes of a refused body read and dropped before the answer, so that a client that
+sends its whole body before reading (Python's urllib) reads the 413, not a reset."""
+BODY_BUDGET = 256 * 1024 * 1024
+"""Bytes of request bodies all requests together may hold; past it 429 (40 uploads
+held one byte short of their 16 MB took 580 MB)."""
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -32,19 +46,101 @@ CSP = (
 )
 """No inline script, nothing from another origin."""
 
+SECURITY = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+"""Headers on every answer, refusals included."""
+
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines")
+RECORD_TYPES = ("application/json", *JSONL_TYPES)
+"""What a record may be sent as.  Not text/plain nor a form: those another site's page
+may post without asking (no CORS preflight), and the server refuses the preflight."""
+
+ACCESS = logging.getLogger("adjudicator.access")
+"""One line per request: JSON when the log is not a terminal (``serve`` sets it up)."""
+GONE = logging.getLogger("adjudicator.web")
+
+
+def _number(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+def limits() -> Limits:
+    """The pool's limits from the ``ADJUDICATOR_*`` variables ``serve`` sets."""
+    base = Limits()
+    return Limits(
+        workers=int(_number("ADJUDICATOR_WORKERS", base.workers)),
+        queue=int(_number("ADJUDICATOR_QUEUE", base.queue)),
+        time_limit=_number("ADJUDICATOR_TIME_LIMIT", base.time_limit),
+        memory_mb=int(_number("ADJUDICATOR_WORKER_MEMORY", base.memory_mb)),
+    )
+
+
+_pool: Pool | None = None
+
+
+def pool() -> Pool:
+    """The process's pool of checking workers, made on first use."""
+    global _pool
+    if _pool is None:
+        _pool = Pool(limits())
+    return _pool
 
 
 def _error(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"error": message, **more}, status_code=status)
 
 
-class Guard:
-    """ASGI middleware: refuse bodies over the limit (413) and set the security headers."""
+class _Refusal(Exception):
+    """A request the guard answers itself, before or while its body arrives."""
 
-    def __init__(self, app: ASGIApp, max_body: int | None = None) -> None:
+    def __init__(self, status: int, message: str, drain: bool = True) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.drain = drain
+
+
+class _Gone(Exception):
+    """The client closed the connection before its body arrived."""
+
+
+class _Budget:
+    """Bytes of bodies held by all requests together."""
+
+    def __init__(self) -> None:
+        self.held = 0
+
+
+def _content_type(scope: Scope) -> str:
+    for key, value in scope.get("headers", []):
+        if key == b"content-type":
+            kind: str = value.decode("latin-1")
+            return kind.split(";")[0].strip().lower()
+    return ""
+
+
+class Guard:
+    """ASGI middleware around every request: the security headers on every answer; bodies
+    over the limit (413), of the wrong type (415), too slow (408) or over the memory
+    budget (429) refused, the body read and dropped first (up to :data:`DRAIN`) so every
+    client reads the answer; a client that went away is one log line; the access log."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int | None = None,
+        body_timeout: float | None = None,
+        budget: int = BODY_BUDGET,
+    ) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_timeout = body_timeout
+        self.budget = budget
+        self.bodies = _Budget()
 
     @property
     def limit(self) -> int:
@@ -52,50 +148,180 @@ class Guard:
             return self.max_body
         return int(os.environ.get(MAX_BODY_ENV, MAX_BODY))
 
+    @property
+    def seconds(self) -> float:
+        if self.body_timeout is not None:
+            return self.body_timeout
+        return _number("ADJUDICATOR_BODY_TIMEOUT", BODY_TIMEOUT)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        began = time.monotonic()
+        deadline = began + self.seconds
         limit = self.limit
-        too_big = _error(413, f"the request body is over the limit of {limit} bytes")
-        for key, value in scope.get("headers", []):
-            if key == b"content-length" and value.isdigit() and int(value) > limit:
-                await too_big(scope, receive, send)
-                return
+        status = 0
+        sent = 0
         seen = 0
+        held = 0
+        done = False  # the whole body arrived
         started = False
 
         async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, held, done
+            if done:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+            except TimeoutError:
+                raise _Refusal(
+                    408, f"the request body did not arrive within {self.seconds:g} s", False
+                ) from None
+            if message["type"] == "http.disconnect":
+                raise _Gone
             if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+                size = len(message.get("body", b""))
+                seen += size
+                done = not message.get("more_body", False)
                 if seen > limit:
-                    raise _TooBig
+                    raise _Refusal(413, f"the request body is over the limit of {limit} bytes")
+                if self.bodies.held + size > self.budget:
+                    raise _Refusal(429, "the server holds too many request bodies; try again")
+                self.bodies.held += size
+                held += size
             return message
 
         async def headed(message: Message) -> None:
-            nonlocal started
+            nonlocal started, status, sent
             if message["type"] == "http.response.start":
                 started = True
+                status = message["status"]
                 headers = list(message.get("headers", []))
-                headers += [
-                    (b"content-security-policy", CSP.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                ]
+                named = {key for key, _ in headers}
+                headers += [(key, value) for key, value in SECURITY if key not in named]
                 message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
             await send(message)
 
         try:
+            refusal = self._refusal(scope, limit)
+            if refusal is not None:
+                raise refusal
             await self.app(scope, counted, headed)
-        except _TooBig:
+        except _Refusal as refused:
+            if refused.drain and not done and not _expects_continue(scope):
+                await self._drain(receive, deadline, seen)
             if not started:
-                await too_big(scope, receive, headed)
+                answer = _error(refused.status, refused.message)
+                answer.headers["connection"] = "close"
+                if refused.status == 429:
+                    answer.headers["retry-after"] = "1"
+                await answer(scope, receive, headed)
+        except _Gone:
+            GONE.warning(
+                "%s %s: the client went away before its body arrived",
+                scope["method"],
+                scope["path"],
+            )
+            status = 499
+        finally:
+            self.bodies.held -= held
+            _access(scope, status, sent, began)
+
+    def _refusal(self, scope: Scope, limit: int) -> _Refusal | None:
+        """What is refused from the headers alone: a body declared too big, a record
+        sent as another type than JSON."""
+        for key, value in scope.get("headers", []):
+            if key == b"content-length" and value.isdigit() and int(value) > limit:
+                return _Refusal(413, f"the request body is over the limit of {limit} bytes")
+        if scope["method"] == "POST" and scope["path"].startswith("/api/"):
+            kind = _content_type(scope)
+            if kind not in RECORD_TYPES:
+                return _Refusal(
+                    415,
+                    f"content-type {kind or '(none)'}: send a record as application/json, "
+                    "or JSON Lines as application/x-ndjson",
+                )
+        return None
+
+    async def _drain(self, receive: Receive, deadline: float, seen: int) -> None:
+        """Read and drop what the client sends, up to :data:`DRAIN` bytes or the deadline."""
+        while seen < DRAIN:
+            try:
+                message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+            except TimeoutError:
+                return
+            if message["type"] != "http.request":
+                return
+            seen += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
 
 
-class _TooBig(Exception):
-    pass
+def _expects_continue(scope: Scope) -> bool:
+    """Whether the client waits for "100 Continue" before its body: then it reads the
+    refusal without sending the body, and nothing needs draining."""
+    return any(k == b"expect" and v.lower() == b"100-continue" for k, v in scope["headers"])
+
+
+def _access(scope: Scope, status: int, sent: int, began: float) -> None:
+    if not ACCESS.isEnabledFor(logging.INFO):
+        return
+    client = scope.get("client")
+    fields = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "client": client[0] if client else None,
+        "method": scope["method"],
+        "path": scope["path"],
+        "status": status,
+        "bytes": sent,
+        "ms": round((time.monotonic() - began) * 1000, 1),
+    }
+    ACCESS.info("%s", fields)
+
+
+class AccessFormat(logging.Formatter):
+    """An access line as JSON (``json=True``, for a log a machine reads) or as words."""
+
+    def __init__(self, as_json: bool) -> None:
+        super().__init__()
+        self.as_json = as_json
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = record.args
+        if not isinstance(fields, dict):
+            return record.getMessage()
+        if self.as_json:
+            return json.dumps(fields, ensure_ascii=False)
+        return (
+            f"{fields['client']} {fields['method']} {fields['path']} {fields['status']} "
+            f"{fields['bytes']} B {fields['ms']} ms"
+        )
+
+
+def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """A connection-level error as one line (out of descriptors while accepting, a
+    client's reset), not a traceback per socket: 1,100 silent sockets logged 55 MB."""
+    error = context.get("exception")
+    if isinstance(error, OSError):
+        GONE.warning("%s: %s", context.get("message", "connection error"), error.strerror)
+    else:
+        loop.default_exception_handler(context)
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Start the workers before the first request; end them when the server stops."""
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_loop_error)
+    await loop.run_in_executor(None, pool().start)
+    yield
+    global _pool
+    if _pool is not None:
+        _pool.close()
+        _pool = None
 
 
 app = FastAPI(
@@ -107,8 +333,18 @@ app = FastAPI(
     ),
     docs_url=None,
     redoc_url=None,
+    lifespan=_lifespan,
 )
 app.add_middleware(Guard)
+app.router.redirect_slashes = False  # a redirect would carry the Host header back
+
+
+@app.exception_handler(Refused)
+async def _refused(request: Request, exc: Refused) -> JSONResponse:
+    answer = _error(exc.status, exc.message)
+    if exc.retry_after is not None:
+        answer.headers["retry-after"] = str(exc.retry_after)
+    return answer
 
 
 @app.exception_handler(calls.BadInput)
@@ -135,20 +371,29 @@ async def _crash(request: Request, exc: Exception) -> JSONResponse:
     return _error(500, "internal error: the adjudicator could not answer this request")
 
 
-async def _text(request: Request) -> str:
-    raw = await request.body()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise calls.BadInput("body: not UTF-8 text", 400) from None
-    if not text.strip():
-        raise calls.BadInput("body: empty; send one record as JSON", 400)
-    return text
-
-
 def _is_jsonl(request: Request) -> bool:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     return kind in JSONL_TYPES
+
+
+async def _answer(job: str, args: dict[str, Any], request: Request) -> Response:
+    """One record's job run in the pool: its status and JSON text, as the worker made them."""
+    body = await request.body()
+    with pool().admitted():
+        status, text = await pool().call(job, args, body)
+    return Response(text, status_code=status, media_type="application/json")
+
+
+def _lines(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of JSON Lines with their numbers (from 1), without a copy of all."""
+    start, number = 0, 0
+    while start < len(raw):
+        end = raw.find(b"\n", start)
+        end = len(raw) if end < 0 else end
+        number += 1
+        if raw[start:end].strip():
+            yield number, raw[start:end]
+        start = end + 1
 
 
 RECORD_BODY = {
@@ -172,40 +417,81 @@ async def check(request: Request) -> Response:
     `error` the CLI's line).  JSON Lines are answered line by line, streamed, in
     input order, each object with its `line`; blank lines are skipped.
     """
-    if _is_jsonl(request):
-        raw = await request.body()
+    if not _is_jsonl(request):
+        return await _answer("check", {}, request)
+    raw = await request.body()
+    place = pool().admitted()
+    place.__enter__()  # 429 now, before the stream's 200 is sent
 
-        def lines() -> Any:
-            for number, line in enumerate(raw.split(b"\n"), 1):
-                if line.strip():
-                    yield calls.dumps(calls.check_raw_line(line, number)) + "\n"
+    async def lines() -> AsyncIterator[bytes]:
+        for number, line in _lines(raw):
+            try:
+                _, text = await pool().call("line", {"number": number}, line)
+            except Refused as exc:  # this line only; the stream goes on
+                text = calls.dumps(
+                    {"file": "-", "line": number, "status": "unchecked", "error": exc.message}
+                ).encode()
+            yield text + b"\n"
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson")
-    result = calls.check_one(await _text(request))
-    return JSONResponse(result, status_code=422 if result["status"] == "invalid" else 200)
+    return _Held(place, lines(), media_type="application/x-ndjson")
 
 
-@app.post("/api/legal", openapi_extra=RECORD_BODY)
+class _Held(StreamingResponse):
+    """A stream that gives its place in the pool back however it ends (a generator's own
+    ``finally`` does not run when the client leaves before its first line)."""
+
+    def __init__(self, place: AbstractContextManager[None], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.place = place
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.place.__exit__(None, None, None)
+
+
+@app.post("/api/legal", openapi_extra=RECORD_BODY, response_model=None)
 async def legal(
     request: Request, at: int | None = Query(None, description="before action N (from 0)")
-) -> dict[str, Any]:
+) -> Response:
     """A record (and `at`) → what `legal --json` prints.
 
     A position past an illegal action is 409 with the violation.
     """
-    return calls.legal_at(await _text(request), at)
+    return await _answer("legal", {"at": at}, request)
 
 
-@app.post("/api/replay", openapi_extra=RECORD_BODY)
+@app.post("/api/replay", openapi_extra=RECORD_BODY, response_model=None)
 async def replay(
     request: Request,
     as_: str | None = Query(None, alias="as", description="one player's view"),
-) -> dict[str, Any]:
+    from_: int = Query(0, alias="from", ge=0, description="the first step sent"),
+) -> Response:
     """A record → the verdict, the table after every step, and what may come next.
 
     What the page draws.  With `as` no other player's card appears anywhere.
+    An answer holds at most 16 MB of steps: `steps_from`, `steps_total` and
+    `steps_next` (the `from` of the next page; null when none is left) say which.
     """
-    return calls.replay(await _text(request), as_)
+    return await _answer("replay", {"viewer": as_, "start": from_}, request)
+
+
+@app.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """Alive: the server answers (a process manager's liveness check)."""
+    return {"status": "alive"}
+
+
+@app.get("/readyz", response_model=None)
+async def readyz() -> Response:
+    """Ready: the engine is loaded in the checking workers and they take records (503 if not)."""
+    workers = pool()
+    await asyncio.get_running_loop().run_in_executor(None, workers.start)
+    state = workers.state()
+    ready = workers.live() > 0
+    body = {"status": "ready" if ready else "starting", **state}
+    return JSONResponse(body, 200 if ready else 503)
 
 
 @app.get("/api/variants")
@@ -240,7 +526,7 @@ PAGES = {
 }
 
 
-@app.get("/", include_in_schema=False)
+@app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index() -> FileResponse:
     return _static("index.html", "text/html; charset=utf-8")
 

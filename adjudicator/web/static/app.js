@@ -150,11 +150,32 @@ async function encodeRecord(record) {
   return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+// A shared link inflates to at most this many bytes (a long game's record is tens of KB):
+// a 68 KB link made the page upload 50 MB.
+const LINK_LIMIT = 2 * 1024 * 1024;
+
+async function inflateCapped(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error(`the record inflates to more than ${limit / 1024 / 1024} MB`);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
+
 async function decodeRecord(code) {
   const base = code.replaceAll("-", "+").replaceAll("_", "/");
   const text = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
   const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
-  const json = await pipe(bytes, new DecompressionStream("deflate-raw"));
+  const json = await inflateCapped(bytes, LINK_LIMIT);
   return JSON.parse(new TextDecoder().decode(json));
 }
 
