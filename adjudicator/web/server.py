@@ -1,12 +1,14 @@
 """The HTTP edge: the table's page and a JSON API, beside the CLI, never a second engine.
 
-Every ruling and every list of legal actions comes from :mod:`adjudicator.service.page`;
+Every ruling and every list of legal actions comes from :mod:`adjudicator.service.page`,
+through the dispatcher the in-browser engine runs too (:mod:`adjudicator.service.routes`);
 the page only draws what the API returns.  Errors are JSON (``{"error": ...}``),
 never a traceback or an HTML page; nothing is loaded from outside the package.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from importlib import resources
@@ -19,6 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator.service import page as calls
+from adjudicator.service import routes
+from adjudicator.web import site
 
 STATIC = resources.files("adjudicator.web") / "static"
 MAX_BODY = 16 * 1024 * 1024
@@ -151,6 +155,20 @@ def _is_jsonl(request: Request) -> bool:
     return kind in JSONL_TYPES
 
 
+def _json(answer: routes.Answer) -> Response:
+    status, text = answer
+    return Response(text, status_code=status, media_type="application/json")
+
+
+async def _answered(request: Request) -> Response:
+    """A record's route, answered by the dispatcher the in-browser engine runs."""
+    return _json(routes.answer("POST", request.url.path, request.url.query, await _text(request)))
+
+
+def _routed(path: str) -> Response:
+    return _json(routes.answer("GET", path))
+
+
 RECORD_BODY = {
     "requestBody": {
         "required": True,
@@ -181,49 +199,48 @@ async def check(request: Request) -> Response:
                     yield calls.dumps(calls.check_raw_line(line, number)) + "\n"
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
-    result = calls.check_one(await _text(request))
-    return JSONResponse(result, status_code=422 if result["status"] == "invalid" else 200)
+    return await _answered(request)
 
 
 @app.post("/api/legal", openapi_extra=RECORD_BODY)
 async def legal(
     request: Request, at: int | None = Query(None, description="before action N (from 0)")
-) -> dict[str, Any]:
+) -> Response:
     """A record (and `at`) → what `legal --json` prints.
 
     A position past an illegal action is 409 with the violation.
     """
-    return calls.legal_at(await _text(request), at)
+    return await _answered(request)
 
 
 @app.post("/api/replay", openapi_extra=RECORD_BODY)
 async def replay(
     request: Request,
     as_: str | None = Query(None, alias="as", description="one player's view"),
-) -> dict[str, Any]:
+) -> Response:
     """A record → the verdict, the table after every step, and what may come next.
 
     What the page draws.  With `as` no other player's card appears anywhere.
     """
-    return calls.replay(await _text(request), as_)
+    return await _answered(request)
 
 
 @app.get("/api/variants")
-async def variants() -> list[dict[str, Any]]:
+async def variants() -> Response:
     """Every variant: name, what it is, its source, player counts, what a start needs."""
-    return calls.variants()
+    return _routed("/api/variants")
 
 
 @app.get("/api/variants/{name}")
-async def variant(name: str) -> dict[str, Any]:
+async def variant(name: str) -> Response:
     """One variant: every option's value with its description and citation."""
-    return calls.variant(name)
+    return _routed(f"/api/variants/{name}")
 
 
 @app.get("/api/explain/{topic}")
-async def explain(topic: str) -> dict[str, Any]:
+async def explain(topic: str) -> Response:
     """A rule id (what it checks, where it is written) or a rule option."""
-    return calls.explain(topic)
+    return _routed(f"/api/explain/{topic}")
 
 
 def _static(name: str, media: str) -> FileResponse:
@@ -233,6 +250,7 @@ def _static(name: str, media: str) -> FileResponse:
 
 PAGES = {
     "app.js": "text/javascript",
+    "engine.js": "text/javascript",
     "docs.js": "text/javascript",
     "style.css": "text/css",
     "docs.html": "text/html",
@@ -241,8 +259,31 @@ PAGES = {
 
 
 @app.get("/", include_in_schema=False)
-async def index() -> FileResponse:
-    return _static("index.html", "text/html; charset=utf-8")
+async def index() -> Response:
+    """The page, marked to answer through this server (fetch), installable from it."""
+    return Response(_installable()["index.html"], media_type="text/html; charset=utf-8")
+
+
+@functools.cache
+def _installable() -> dict[str, bytes]:
+    """The page's files as the site has them, and the service worker that keeps them."""
+    files = site.page_files("server")
+    return {**files, "sw.js": site.service_worker(files).encode()}
+
+
+@app.get("/manifest.webmanifest", include_in_schema=False)
+async def manifest() -> Response:
+    return Response(_installable()["manifest.webmanifest"], media_type="application/manifest+json")
+
+
+@app.get("/sw.js", include_in_schema=False)
+async def service_worker() -> Response:
+    """The service worker: the page opens with the network off (the API still needs this server)."""
+    return Response(
+        _installable()["sw.js"],
+        media_type="text/javascript; charset=utf-8",
+        headers={"cache-control": "no-cache"},
+    )
 
 
 @app.get("/docs", include_in_schema=False)
@@ -252,10 +293,13 @@ async def docs() -> FileResponse:
 
 
 @app.get("/static/{name}", include_in_schema=False)
-async def static(name: str) -> FileResponse:
+async def static(name: str) -> Response:
+    if f"static/{name}" in site.ICONS:
+        kind = "image/svg+xml" if name.endswith(".svg") else "image/png"
+        return Response(_installable()[f"static/{name}"], media_type=kind)
     media = PAGES.get(name)
     if media is None:
-        return _error(404, f"no such page: /static/{name}")  # type: ignore[return-value]
+        return _error(404, f"no such page: /static/{name}")
     return _static(name, f"{media}; charset=utf-8")
 
 
