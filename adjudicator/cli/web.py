@@ -74,7 +74,9 @@ def site(out: Path) -> None:
 
     err = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
     try:
-        built = builder.build(out, say=lambda what: err.print(f"adjudicator site: {what}", markup=False))
+        built = builder.build(
+            out, say=lambda what: err.print(f"adjudicator site: {what}", markup=False)
+        )
     except builder.SiteError as exc:
         click.echo(f"adjudicator site: {exc}", err=True)
         sys.exit(2)
