@@ -311,6 +311,32 @@ def wheels(cache: Path, where: Platform) -> list[Path]:
     return [folder / n for n in names]
 
 
+def precompiled(cache: Path, interpreter: Path, shipped: list[Path]) -> list[Path]:
+    """The wheels with their Python compiled to .pyc by Pyodide's own Python (in Node):
+    the phone then imports without compiling, about half the imports' time."""
+    folder = cache / f"pyc-{_stamp(*(w.read_bytes() for w in shipped), str(interpreter).encode())}"
+    done = [folder / w.name for w in shipped]
+    if all(p.is_file() for p in done):
+        return done
+    if shutil.which("node") is None:
+        raise SiteError("node is not installed: it compiles the wheels with Pyodide's Python")
+    with tempfile.TemporaryDirectory() as scratch:
+        given, made = Path(scratch) / "in", Path(scratch) / "out"
+        given.mkdir()
+        made.mkdir()
+        for wheel in shipped:
+            shutil.copyfile(wheel, given / wheel.name)
+        script = Path(str(resources.files("adjudicator.web") / "precompile.mjs"))
+        _run(
+            ["node", str(script), str(interpreter), str(given), str(made)],
+            Path(scratch),
+            "Pyodide could not compile the wheels",
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(made, folder)
+    return done
+
+
 # --- the project's own wheel: the core, pure Python ----------------------------------------------
 
 
@@ -393,10 +419,10 @@ def build(
     files["static/answers.json"] = json.dumps(answered(), ensure_ascii=False).encode()
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (interpreter / name).read_bytes()
-    say("the project's wheel")
+    say("the project's wheel, and .pyc for every wheel (Pyodide's Python, in Node)")
     with tempfile.TemporaryDirectory() as scratch:
         own = project_wheel(Path(scratch))
-        shipped = [own, *pinned]
+        shipped = precompiled(cache, interpreter, [own, *pinned])
         for wheel in shipped:
             files[f"wheels/{wheel.name}"] = wheel.read_bytes()
     files["wheels/wheels.json"] = json.dumps([w.name for w in shipped]).encode()
