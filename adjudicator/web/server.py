@@ -259,6 +259,7 @@ PAGES = {
 
 
 @app.get("/", include_in_schema=False)
+@app.get("/index.html", include_in_schema=False)
 async def index() -> Response:
     """The page, marked to answer through this server (fetch), installable from it."""
     return Response(_installable()["index.html"], media_type="text/html; charset=utf-8")
