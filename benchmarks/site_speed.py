@@ -84,7 +84,7 @@ def opened(page: Page, url: str) -> dict[str, float]:
     page.goto(url)
     page.wait_for_function("window.adjudicator !== undefined", timeout=60_000)
     ready = page.evaluate("adjudicator.ready.then(() => performance.now())")
-    page.wait_for_selector("#legal button", timeout=600_000)
+    page.wait_for_selector("#ruling .violation", timeout=600_000)
     ruled = page.evaluate("performance.now()")
     return {"ready": ready, "ruling": ruled}
 

@@ -223,13 +223,33 @@ def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
         page = context.new_page()
         page.goto(origin + "/" + link(readme_dispute()))
         started(page)
-        page.wait_for_selector("#legal button", timeout=START)
+        page.wait_for_selector("#ruling .violation", timeout=START)
         ruling = page.locator("#ruling").inner_text()
-        legal = page.locator("#legal button").evaluate_all(
+        legal = page.locator("#ruling [aria-label='Legal instead'] button").evaluate_all(
             "bs => bs.map(b => b.getAttribute('aria-label') || b.textContent.trim())"
         )
         controlled = page.evaluate("navigator.serviceWorker.controller !== null")
     assert controlled, "no service worker controls the page"
     assert "phase2.beat" in ruling
     assert legal == ["Cai play 3S", "Cai play QD", "Cai pick"]
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def test_without_webassembly_one_sentence_and_a_servers_address(
+    folder: Path, browser: Browser
+) -> None:
+    """A browser that cannot run the engine says so, and offers a laptop's server instead;
+    the set-up form is still there (the variants were answered when the site was built)."""
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script("delete globalThis.WebAssembly")
+        page = context.new_page()
+        page.goto(origin + "/")
+        page.wait_for_selector("#engine-server")
+        said = page.locator("#engine p").inner_text()
+        assert said.startswith("This browser cannot run the adjudicator itself")
+        assert "adjudicator serve" in said and said.count(".") <= 1
+        assert page.get_by_label("The server's address").is_visible()
+        page.wait_for_function("document.querySelectorAll('#variant option').length > 3")
+        failed = page.evaluate("adjudicator.ready.then(() => 'ready', (e) => e.message)")
+        assert failed == said
     assert not outside, f"requests left the origin: {outside}"

@@ -115,13 +115,13 @@ function startWorker() {
     const sentence = failedWith(why);
     status(sentence, true);
     failed(new Error(sentence));
+    for (const settle of waiting.values()) settle({ status: 503, data: { error: sentence } });
+    waiting.clear();
   }
 }
 
-async function posted(path, body) {
+function posted(path, body) {
   const [where, query = ""] = path.split("?");
-  const known = (await answers)[`${body === undefined ? "GET" : "POST"} ${path}`];
-  if (known) return { status: known[0], data: JSON.parse(known[1]) };
   return new Promise((resolve) => {
     const id = next++;
     waiting.set(id, resolve);
@@ -132,6 +132,8 @@ async function posted(path, body) {
 /** One of the page's calls: path (with its query) and the body's text, or undefined for GET. */
 export async function call(path, body) {
   if (mode === "server") return fetched(path, body);
+  const known = (await answers)[`${body === undefined ? "GET" : "POST"} ${path}`];
+  if (known) return { status: known[0], data: JSON.parse(known[1]) };
   if (worker === null) {
     try { await ready; } catch (err) { return { status: 503, data: { error: err.message } }; }
   }
