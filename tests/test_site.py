@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -253,3 +255,34 @@ def test_without_webassembly_one_sentence_and_a_servers_address(
         failed = page.evaluate("adjudicator.ready.then(() => 'ready', (e) => e.message)")
         assert failed == said
     assert not outside, f"requests left the origin: {outside}"
+
+
+@pytest.mark.parametrize(
+    ("unreachable", "said"),
+    [
+        ({"npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"},
+         "npm could not fetch Pyodide (is the npm registry reachable?): "),
+        ({"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_NO_CACHE_DIR": "1",
+          "PIP_RETRIES": "0"},
+         "pip could not download the pinned wheels (is the package index reachable?): "),
+    ],
+    ids=["npm", "index"],
+)  # fmt: skip
+def test_an_unreachable_registry_is_one_line_and_status_2(
+    unreachable: dict[str, str], said: str, folder: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    if "PIP_INDEX_URL" in unreachable:  # npm reachable: its install from the run's cache
+        for npm in site.cache_folder().glob("npm-*"):
+            shutil.copytree(npm, cache / npm.name, symlinks=True)
+    env = {**os.environ, **unreachable, "ADJUDICATOR_SITE_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "site", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=600, check=False, env=env,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(f"adjudicator site: {said}") and len(last) < 400, last
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()

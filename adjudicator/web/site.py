@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -227,13 +228,23 @@ def _run(command: list[str], cwd: Path, what: str) -> None:
     except subprocess.TimeoutExpired:
         raise SiteError(f"{what}: {command[0]} did not finish in 15 minutes") from None
     if done.returncode != 0:
-        said = [
-            line.strip()
-            for line in (done.stderr + done.stdout).splitlines()
-            if line.strip() and "is ignored: it is neither a file nor a directory" not in line
-        ]
-        last = said[-1] if said else f"exit status {done.returncode}"
-        raise SiteError(f"{what}: {last}")
+        raise SiteError(f"{what}: {_said(done.stderr + done.stdout, done.returncode)}")
+
+
+NOISE = re.compile(
+    r"is ignored: it is neither|A complete log|^npm error (code|syscall|errno|\s+at )"
+    r"|^npm error\s*$|^WARNING:"
+)
+"""What npm and pip say around the line that tells why: stack frames, codes, log paths."""
+
+
+def _said(output: str, status: int) -> str:
+    """The line of a tool's output that says why it failed."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    kept = [line for line in lines if not NOISE.search(line)]
+    errors = [line for line in kept if "error" in line.lower()]
+    found = (errors or kept or [f"exit status {status}"])[0]
+    return found.removeprefix("npm error ").removeprefix("ERROR: ")[:300]
 
 
 def pyodide(cache: Path) -> Path:
@@ -334,6 +345,9 @@ def precompiled(cache: Path, interpreter: Path, shipped: list[Path]) -> list[Pat
         )
         shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(made, folder)
+    for older in cache.glob("pyc-*"):  # the project's wheel changes with every edit: keep one
+        if older != folder:
+            shutil.rmtree(older, ignore_errors=True)
     return done
 
 
