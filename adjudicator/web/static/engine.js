@@ -32,7 +32,7 @@ function status(text, failed = false) {
     line.id = "engine";
     line.setAttribute("role", "status");
     line.className = "hint";
-    document.querySelector("main").prepend(line);
+    (document.querySelector("main") || document.body).prepend(line);
   }
   line.replaceChildren();
   line.hidden = !text;
