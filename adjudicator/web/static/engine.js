@@ -69,11 +69,17 @@ function serverForm() {
 // --- the two engines ----------------------------------------------------------------------
 
 async function fetched(path, body) {
-  const answer = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body,
-  });
+  let answer;
+  try {
+    answer = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body,
+    });
+  } catch {
+    const error = `the server at ${location.host} did not answer: is adjudicator serve running, and the network on?`;
+    return { status: 503, data: { error } };
+  }
   try {
     return { status: answer.status, data: await answer.json() };
   } catch {
