@@ -156,7 +156,7 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
     assert sorted(listed) == sorted(
         ["./", *(p.relative_to(folder).as_posix() for p in every if p.name != "sw.js")]
     )
-    assert sum(p.stat().st_size for p in every) <= 20 * 1024 * 1024
+    assert sum(p.stat().st_size for p in every) <= site.MAX_SIZE
     wheels = json.loads((folder / "wheels/wheels.json").read_text())
     assert sorted(wheels) == sorted(p.name for p in (folder / "wheels").glob("*.whl"))
     assert not [w for w in wheels if w.split("-")[0].lower() in EDGE_LIBRARIES]
