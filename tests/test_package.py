@@ -137,6 +137,17 @@ def test_a_wheel_carries_the_samples_the_licence_and_the_type_marker(tmp_path: P
     shipped = sorted(Path(n).name for n in names if n.startswith("adjudicator/sample_games/"))
     assert shipped == samples.names()
     assert "adjudicator/py.typed" in names
+    # what 'adjudicator site' builds from, from an installed wheel too
+    for built_from in (
+        "adjudicator/web/pins/package.json",
+        "adjudicator/web/pins/package-lock.json",
+        "adjudicator/web/pins/requirements-pyodide.txt",
+        "adjudicator/web/precompile.mjs",
+        "adjudicator/web/static/worker.js",
+        "adjudicator/web/static/engine.js",
+        "adjudicator/web/static/sw.js",
+    ):
+        assert built_from in names, built_from
     assert any(n.endswith("licenses/LICENSE") for n in names)
     meta = (
         zipfile.ZipFile(wheel)

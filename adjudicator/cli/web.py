@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -17,8 +18,9 @@ from rich.console import Console
 
 
 def register(main: click.Group) -> None:
-    """Add ``serve`` to the command group."""
+    """Add ``serve`` and ``site`` to the command group."""
     main.add_command(serve)
+    main.add_command(site)
 
 
 def _option(
@@ -147,3 +149,37 @@ def serve(print_systemd: bool, **given: Any) -> None:
         running.run(options, sock)
     finally:
         sock.close()
+
+
+@click.command()
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+def site(out: Path) -> None:
+    """Write the table's page as a static site to the folder OUT: it judges in the phone.
+
+    \b
+    Any static host serves OUT (GitHub Pages, a web server, or
+    'python -m http.server' from a USB stick); the engine runs in the
+    browser (Pyodide), with no server behind it.  After one visit the page
+    installs to a phone's home screen and works with the network off (a
+    service worker: it needs HTTPS or localhost).  Pyodide comes from npm and
+    the wheels from the package index, once: later runs use the cache
+    (~/.cache/adjudicator/site).
+    """
+    from adjudicator.web import site as builder
+
+    err = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
+    try:
+        built = builder.build(
+            out, say=lambda what: err.print(f"adjudicator site: {what}", markup=False)
+        )
+    except builder.SiteError as exc:
+        click.echo(f"adjudicator site: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:
+        click.echo(f"adjudicator site: {out}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    err.print(
+        f"adjudicator site: {len(built.files)} files, {built.size / 1e6:.1f} MB in {out}; "
+        f"try: python -m http.server -d {out} -b 127.0.0.1",
+        markup=False,
+    )

@@ -1,6 +1,7 @@
 """The HTTP edge: the table's page and a JSON API, beside the CLI, never a second engine.
 
-Every ruling and every list of legal actions comes from :mod:`adjudicator.service.page`;
+Every ruling and every list of legal actions comes from :mod:`adjudicator.service.page`,
+through the dispatcher the in-browser engine runs too (:mod:`adjudicator.service.routes`);
 the page only draws what the API returns.  Errors are JSON (``{"error": ...}``),
 never a traceback or an HTML page; nothing is loaded from outside the package.
 """
@@ -8,6 +9,7 @@ never a traceback or an HTML page; nothing is loaded from outside the package.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -24,6 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator.service import page as calls
+from adjudicator.service import routes
+from adjudicator.web import site
 from adjudicator.web.pool import Limits, Pool, Refused
 
 STATIC = resources.files("adjudicator.web") / "static"
@@ -396,6 +400,15 @@ def _lines(raw: bytes) -> Iterator[tuple[int, bytes]]:
         start = end + 1
 
 
+def _json(answer: routes.Answer) -> Response:
+    status, text = answer
+    return Response(text, status_code=status, media_type="application/json")
+
+
+def _routed(path: str) -> Response:
+    return _json(routes.answer("GET", path))
+
+
 RECORD_BODY = {
     "requestBody": {
         "required": True,
@@ -495,21 +508,21 @@ async def readyz() -> Response:
 
 
 @app.get("/api/variants")
-async def variants() -> list[dict[str, Any]]:
+async def variants() -> Response:
     """Every variant: name, what it is, its source, player counts, what a start needs."""
-    return calls.variants()
+    return _routed("/api/variants")
 
 
 @app.get("/api/variants/{name}")
-async def variant(name: str) -> dict[str, Any]:
+async def variant(name: str) -> Response:
     """One variant: every option's value with its description and citation."""
-    return calls.variant(name)
+    return _routed(f"/api/variants/{name}")
 
 
 @app.get("/api/explain/{topic}")
-async def explain(topic: str) -> dict[str, Any]:
+async def explain(topic: str) -> Response:
     """A rule id (what it checks, where it is written) or a rule option."""
-    return calls.explain(topic)
+    return _routed(f"/api/explain/{topic}")
 
 
 def _static(name: str, media: str) -> FileResponse:
@@ -519,6 +532,7 @@ def _static(name: str, media: str) -> FileResponse:
 
 PAGES = {
     "app.js": "text/javascript",
+    "engine.js": "text/javascript",
     "docs.js": "text/javascript",
     "style.css": "text/css",
     "docs.html": "text/html",
@@ -527,8 +541,32 @@ PAGES = {
 
 
 @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-async def index() -> FileResponse:
-    return _static("index.html", "text/html; charset=utf-8")
+@app.api_route("/index.html", methods=["GET", "HEAD"], include_in_schema=False)
+async def index() -> Response:
+    """The page, marked to answer through this server (fetch), installable from it."""
+    return Response(_installable()["index.html"], media_type="text/html; charset=utf-8")
+
+
+@functools.cache
+def _installable() -> dict[str, bytes]:
+    """The page's files as the site has them, and the service worker that keeps them."""
+    files = site.page_files("server")
+    return {**files, "sw.js": site.service_worker(files).encode()}
+
+
+@app.get("/manifest.webmanifest", include_in_schema=False)
+async def manifest() -> Response:
+    return Response(_installable()["manifest.webmanifest"], media_type="application/manifest+json")
+
+
+@app.get("/sw.js", include_in_schema=False)
+async def service_worker() -> Response:
+    """The service worker: the page opens with the network off (the API still needs this server)."""
+    return Response(
+        _installable()["sw.js"],
+        media_type="text/javascript; charset=utf-8",
+        headers={"cache-control": "no-cache"},
+    )
 
 
 @app.get("/docs", include_in_schema=False)
@@ -538,10 +576,13 @@ async def docs() -> FileResponse:
 
 
 @app.get("/static/{name}", include_in_schema=False)
-async def static(name: str) -> FileResponse:
+async def static(name: str) -> Response:
+    if f"static/{name}" in site.ICONS:
+        kind = "image/svg+xml" if name.endswith(".svg") else "image/png"
+        return Response(_installable()[f"static/{name}"], media_type=kind)
     media = PAGES.get(name)
     if media is None:
-        return _error(404, f"no such page: /static/{name}")  # type: ignore[return-value]
+        return _error(404, f"no such page: /static/{name}")
     return _static(name, f"{media}; charset=utf-8")
 
 

@@ -72,20 +72,14 @@ function screen(name) {
 }
 
 // --- the API --------------------------------------------------------------------------
+// engine.js sends each call to the server that served the page, or to the engine running
+// in this browser (the static site); it starts at once, while the table types names.
+const ENGINE = EMBEDDED ? null : import("./engine.js");
 
 async function api(path, body) {
-  const answer = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data;
-  try {
-    data = await answer.json();
-  } catch {
-    throw new Error(`the server answered ${answer.status} without JSON`);
-  }
-  if (!answer.ok) throw new Error(data.error || `the server answered ${answer.status}`);
+  const { call } = await ENGINE;
+  const { status, data } = await call(path, body === undefined ? undefined : JSON.stringify(body));
+  if (status >= 400) throw new Error(data.error || `the engine answered ${status}`);
   return data;
 }
 

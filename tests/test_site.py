@@ -1,0 +1,288 @@
+"""The static site (``adjudicator site OUT``): the engine in the browser, offline.
+
+The site is built once per run into a temporary folder (the downloads, Pyodide from
+npm and the pinned wheels from the package index, are cached between runs in
+``~/.cache/adjudicator/site``), served by ``python -m http.server`` on 127.0.0.1 and
+opened in Chromium at 390×844.  With npm or the package index unreachable the build
+fails, and so do these tests, with one line saying which; they never skip.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from web_browser import free_port, launch
+
+from adjudicator.web import site
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+README = ROOT / "README.md"
+PHONE = {"width": 390, "height": 844}
+EDGE_LIBRARIES = (
+    "rich",
+    "click",
+    "textual",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "dask",
+    "distributed",
+)
+START = 240_000
+"""Milliseconds the in-browser engine may take to start on a loaded machine."""
+
+
+@pytest.fixture(scope="session")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    try:
+        site.build(out)
+    except site.SiteError as exc:
+        pytest.fail(f"adjudicator site: {exc}", pytrace=False)
+    return out
+
+
+@contextmanager
+def static_server(root: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``python -m http.server`` on 127.0.0.1 serving ``root``: a plain static host."""
+    port = free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", str(root)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    address = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(address + "/manifest.webmanifest", timeout=2):
+                break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                pytest.fail("python -m http.server did not start on 127.0.0.1")
+            time.sleep(0.1)
+    try:
+        yield address, server
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        found = launch(playwright)
+        yield found
+        found.close()
+
+
+@contextmanager
+def phone(browser: Browser, origin: str) -> Iterator[tuple[BrowserContext, list[str]]]:
+    """A phone-sized context; yields it and the requests that left ``origin``."""
+    context = browser.new_context(viewport=PHONE)
+    outside: list[str] = []
+    context.on(
+        "request",
+        lambda r: (
+            None if r.url.startswith((origin + "/", "data:", "blob:")) else outside.append(r.url)
+        ),
+    )
+    try:
+        yield context, outside
+    finally:
+        context.close()
+
+
+def started(page: Page) -> None:
+    """Wait for the embedding API and for ``adjudicator.ready``."""
+    page.wait_for_function("window.adjudicator !== undefined", timeout=30_000)
+    late = f"new Promise((_, no) => setTimeout(() => no(new Error('not ready')), {START}))"
+    page.evaluate(f"Promise.race([adjudicator.ready, {late}])")
+
+
+def link(record: dict[str, Any]) -> str:
+    """``#record=`` + base64url (no padding) of raw-DEFLATE UTF-8 JSON, as the page shares."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = pack.compress(json.dumps(record, ensure_ascii=False).encode()) + pack.flush()
+    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def readme_dispute() -> dict[str, Any]:
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"<!-- file: dispute.json -->\n```json\n(.*?)```", text, re.S)
+    assert found, "README.md has no dispute.json"
+    return json.loads(found.group(1))
+
+
+def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(folder: Path) -> None:
+    for name in (
+        "index.html",
+        "manifest.webmanifest",
+        "sw.js",
+        "static/app.js",
+        "static/worker.js",
+    ):
+        assert (folder / name).is_file(), name
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="adjudicator-engine" content="worker">' in page
+    assert not re.search(r'(src|href)="(https?:)?//', page), (
+        "the page loads something from elsewhere"
+    )
+    manifest = json.loads((folder / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["display"] == "standalone" and manifest["theme_color"] and manifest["name"]
+    for icon in manifest["icons"]:
+        assert (folder / icon["src"]).is_file(), icon["src"]
+    png = (folder / "static/icon-512.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 512
+    every = [p for p in folder.rglob("*") if p.is_file()]
+    listed = json.loads(
+        re.search(r"const FILES = (\[.*?\]);", (folder / "sw.js").read_text()).group(1)
+    )
+    assert sorted(listed) == sorted(
+        ["./", *(p.relative_to(folder).as_posix() for p in every if p.name != "sw.js")]
+    )
+    assert sum(p.stat().st_size for p in every) <= site.MAX_SIZE
+    wheels = json.loads((folder / "wheels/wheels.json").read_text())
+    assert sorted(wheels) == sorted(p.name for p in (folder / "wheels").glob("*.whl"))
+    assert not [w for w in wheels if w.split("-")[0].lower() in EDGE_LIBRARIES]
+    assert {w.split("-")[0] for w in wheels} == {
+        "skitgubbe_adjudicator", "pydantic", "pydantic_core",
+        "typing_extensions", "annotated_types", "typing_inspection",
+    }  # fmt: skip
+    own = next(folder.glob("wheels/skitgubbe_adjudicator-*.whl"))
+    with zipfile.ZipFile(own) as wheel:
+        for name in wheel.namelist():
+            if name.endswith(".py"):
+                text = wheel.read(name).decode()
+                for library in EDGE_LIBRARIES:
+                    assert not re.search(rf"^\s*(import|from) {library}\b", text, re.M), (
+                        name,
+                        library,
+                    )
+
+
+def test_every_sample_is_checked_in_the_browser_as_check_json(
+    folder: Path, browser: Browser
+) -> None:
+    """``adjudicator.check`` answers what ``adjudicator check --json`` prints, for every sample.
+
+    The command line names each record by its path, the page by ``-`` (what ``check -``
+    names a record from standard input): the path is replaced by ``-`` in the command's
+    JSON text, and then the two objects must be equal, every field."""
+    paths = sorted(SAMPLES.glob("*.json"))
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "check", "--json", *map(str, paths)],
+        capture_output=True, text=True, timeout=600, check=False, cwd=ROOT,
+    )  # fmt: skip
+    printed = done.stdout.splitlines()
+    assert len(printed) == len(paths), done.stderr[-500:]
+    expected = [
+        json.loads(line.replace(json.dumps(str(p))[1:-1], "-"))
+        for line, p in zip(printed, paths, strict=True)
+    ]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        page = context.new_page()
+        page.goto(origin + "/")
+        started(page)
+        got = page.evaluate("texts => Promise.all(texts.map((t) => adjudicator.check(t)))", texts)
+        legal = page.evaluate("t => adjudicator.legal(t, 1)", json.dumps(readme_dispute()))
+    assert not outside, f"requests left the origin: {outside}"
+    for path, want, answer in zip(paths, expected, got, strict=True):
+        assert answer == want, path.name
+    assert [a["file"] for a in got] == ["-"] * len(paths)
+    assert legal["file"] == "-" and "Bo play 7D 8D 9D" in json.dumps(legal)
+
+
+def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
+    folder: Path, browser: Browser
+) -> None:
+    """Once visited, the page opens and judges with the network cut and the server stopped."""
+    with static_server(folder) as (origin, server), phone(browser, origin) as (context, outside):
+        first = context.new_page()
+        first.goto(origin + "/")
+        started(first)
+        first.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        first.close()
+        context.set_offline(True)
+        server.terminate()
+        server.wait(10)
+        page = context.new_page()
+        page.goto(origin + "/" + link(readme_dispute()))
+        started(page)
+        page.wait_for_selector("#ruling .violation", timeout=START)
+        ruling = page.locator("#ruling").inner_text()
+        legal = page.locator("#ruling [aria-label='Legal instead'] button").evaluate_all(
+            "bs => bs.map(b => b.getAttribute('aria-label') || b.textContent.trim())"
+        )
+        controlled = page.evaluate("navigator.serviceWorker.controller !== null")
+    assert controlled, "no service worker controls the page"
+    assert "phase2.beat" in ruling
+    assert legal == ["Cai play 3S", "Cai play QD", "Cai pick"]
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def test_without_webassembly_one_sentence_and_a_servers_address(
+    folder: Path, browser: Browser
+) -> None:
+    """A browser that cannot run the engine says so, and offers a laptop's server instead;
+    the set-up form is still there (the variants were answered when the site was built)."""
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script("delete globalThis.WebAssembly")
+        page = context.new_page()
+        page.goto(origin + "/")
+        page.wait_for_selector("#engine-server")
+        said = page.locator("#engine p").inner_text()
+        assert said.startswith("This browser cannot run the adjudicator itself")
+        assert "adjudicator serve" in said and said.count(".") <= 1
+        assert page.get_by_label("The server's address").is_visible()
+        page.wait_for_function("document.querySelectorAll('#variant option').length > 3")
+        failed = page.evaluate("adjudicator.ready.then(() => 'ready', (e) => e.message)")
+        assert failed == said
+    assert not outside, f"requests left the origin: {outside}"
+
+
+@pytest.mark.parametrize(
+    ("unreachable", "said"),
+    [
+        ({"npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"},
+         "npm could not fetch Pyodide (is the npm registry reachable?): "),
+        ({"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_NO_CACHE_DIR": "1",
+          "PIP_RETRIES": "0"},
+         "pip could not download the pinned wheels (is the package index reachable?): "),
+    ],
+    ids=["npm", "index"],
+)  # fmt: skip
+def test_an_unreachable_registry_is_one_line_and_status_2(
+    unreachable: dict[str, str], said: str, folder: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    if "PIP_INDEX_URL" in unreachable:  # npm reachable: its install from the run's cache
+        for npm in site.cache_folder().glob("npm-*"):
+            shutil.copytree(npm, cache / npm.name, symlinks=True)
+    env = {**os.environ, **unreachable, "ADJUDICATOR_SITE_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "site", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=600, check=False, env=env,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(f"adjudicator site: {said}") and len(last) < 400, last
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
