@@ -635,21 +635,21 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
     its leader as the session played it (the previous game's loser may lead).
     """
     document = _document(text)
-    if not isinstance(document, Session) or document.record is None:
+    if not isinstance(document, Session):
         raise BadInput(f"{label} is one game, not a session: the page replays it as it is", 400)
     try:
         report = adjudicate_session(document)
     except RecordError as exc:
         raise BadInput(str(exc)) from None
-    whole = document.record
+    whole = json.loads(text)  # each game as written (a deck stays in its own spelling)
     games = []
-    for raw, played in zip(whole.games, report.played, strict=True):
+    for raw, played in zip(whole["games"], report.played, strict=True):
         record: dict[str, Any] = {
             "format": "skitgubbe-record/1",
-            "variant": whole.variant,
-            "options": whole.options,
-            "players": list(whole.players),
-            **raw.model_dump(mode="json", exclude_none=True, warnings=False),
+            "variant": whole["variant"],
+            "options": whole.get("options", {}),
+            "players": list(whole["players"]),
+            **raw,
         }
         if played.first_leader is not None and played.start is None:
             record["first_leader"] = played.players[played.first_leader]

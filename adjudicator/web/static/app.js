@@ -25,6 +25,7 @@ const page = {
   session: null, // a session being shown: {record, data, game}
   dispute: null, // this dispute's key in Recent
   rules: [], // the chosen variant's options, as /api/variants/NAME gives them
+  byPlayers: [], // how the variant's options change with the number of players
   acts: [], // the acts the record's rules have (Something else offers these)
 };
 
@@ -355,7 +356,7 @@ function drawMoves() {
   if (!atEnd) {
     $("else-hand").replaceChildren();
     const n = later();
-    legal.append(el("button", { type: "button", text: `Play on from here (sets aside ${n} later action${n === 1 ? "" : "s"}; Undo brings them back)`, onclick: playFromHere }));
+    legal.append(el("button", { type: "button", text: `Play on from here (sets aside ${n} later action${n === 1 ? "" : "s"}; Undo restores them)`, onclick: playFromHere }));
     return;
   }
   const next = r.next;
@@ -388,7 +389,7 @@ function drawElseHand() {
   const box = $("else-hand");
   box.replaceChildren();
   const dealing = $("else-act").value === "deal";
-  $("else-cards").placeholder = dealing ? "each receiver and cards: Anna:2H Bo:5C,3D" : "rank and suit of each card, as KD 10H";
+  $("else-cards").placeholder = dealing ? "each receiver and cards: Anna:2H Bo:5C,3D" : "rank then suit of each card, with spaces";
   $("else-cards-label").textContent = dealing ? "Who gets which cards (receiver:cards, with spaces between receivers)" : "Cards (tap above, or type)";
   if (dealing) return;
   const t = tableAt(page.result.steps.length);
@@ -407,7 +408,7 @@ function drawElseHand() {
 
 function narration(pos) {
   const r = page.result;
-  const total = page.record.actions.length;
+  const total = r.check.actions; // the record's actions (a one-player file holds no record)
   if (pos === 0) return `At the start · ${total} action${total === 1 ? "" : "s"} recorded`;
   const s = r.steps[pos - 1];
   return `Action ${s.index + 1} of ${total}: ${pretty(s.words)}`;
@@ -484,11 +485,12 @@ async function remember() {
   const whole = page.session ? page.session.record : page.record;
   const code = await encodeRecord(whole);
   const game = page.session ? `&game=${page.session.game + 1}` : "";
-  history.replaceState(null, "", `${location.pathname}#record=${code}${game}`);
+  if (!page.dispute) page.dispute = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  // the dispute's key rides in the history entry: a reload goes on with the same Recent line
+  history.replaceState({ dispute: page.dispute }, "", `${location.pathname}#record=${code}${game}`);
   if ($("link").hidden === false) $("link").value = location.href;
   $("qr").replaceChildren();
   $("shared").textContent = "";
-  if (!page.dispute) page.dispute = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const entry = { id: page.dispute, hash: location.hash, title: titleOf(whole), at: new Date().toISOString() };
   keepRecent([entry, ...recent().filter((e) => e.id !== page.dispute)]);
 }
@@ -509,7 +511,7 @@ function drawRecent() {
 
 async function openRecent(entry) {
   page.dispute = entry.id;
-  history.replaceState(null, "", `${location.pathname}${entry.hash}`);
+  history.replaceState({ dispute: entry.id }, "", `${location.pathname}${entry.hash}`);
   await openHash();
 }
 
@@ -536,9 +538,9 @@ async function load(record, where = "end", anchor = null) {
   const views = EMBEDDED ? Object.keys(embedded().views) : ["", ...page.result.players];
   viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || "everyone (all hands)" })));
   viewer.value = page.viewer;
+  await remember(); // the address first: whatever is drawn is already in it
   screen("table");
   draw();
-  await remember();
   return true;
 }
 
@@ -606,7 +608,7 @@ async function playFromHere() {
   const n = later();
   const index = page.record.actions.length - n;
   if (await change(withActions(page.record.actions.slice(0, index)), `Play on from here (${n} later set aside)`, $("legal"))) {
-    $("undo-about").textContent = `${n} later action${n === 1 ? "" : "s"} set aside; Undo brings ${n === 1 ? "it" : "them"} back.`;
+    $("undo-about").textContent = `${n} later action${n === 1 ? "" : "s"} set aside; Undo restores ${n === 1 ? "it" : "them"}.`;
   }
 }
 
@@ -760,6 +762,7 @@ async function loadRules() {
   }
   if ($("variant").value !== name) return; // another variant was chosen meanwhile
   page.rules = about.options.filter((o) => !["min_players", "max_players"].includes(o.name));
+  page.byPlayers = about.by_players;
   box.replaceChildren();
   for (const o of page.rules) {
     const id = `rule-${o.name}`;
@@ -779,10 +782,30 @@ async function loadRules() {
       control.value = String(o.value);
       row.append(el("label", { for: id, text: o.name }), control);
     }
-    control.dataset.shown = control.type === "checkbox" ? String(control.checked) : control.value;
-    control.addEventListener("change", () => { if (o.name === "decks") drawPack(); });
+    control.addEventListener("change", () => {
+      control.dataset.touched = "true"; // the table's own choice: the player count no longer sets it
+      if (o.name === "decks") drawPack();
+    });
     row.append(el("p", { class: "hint", id: `${id}-about`, text: o.description + (o.cited ? ` (${o.cited})` : "") }));
     box.append(row);
+  }
+  showRuleDefaults();
+}
+
+function showRuleDefaults() {
+  // the variant's value of each option for this many players (the Goat: two packs from
+  // seven), on every control the table has not changed itself
+  const n = players().length;
+  const values = Object.fromEntries(page.rules.map((o) => [o.name, o.value]));
+  for (const { players: [low, high], changes } of page.byPlayers || []) {
+    if (n >= low && n <= high) Object.assign(values, changes);
+  }
+  for (const o of page.rules) {
+    const control = $(`rule-${o.name}`);
+    if (!control || control.dataset.touched) continue;
+    if (control.type === "checkbox") control.checked = Boolean(values[o.name]);
+    else control.value = String(values[o.name]);
+    control.dataset.shown = control.type === "checkbox" ? String(control.checked) : control.value;
   }
   drawPack();
 }
@@ -1019,7 +1042,7 @@ async function openHash() {
     showError(`the link holds no readable record: ${err.message}`);
     return true;
   }
-  const kept = page.dispute;
+  const kept = page.dispute || history.state?.dispute || null;
   page.viewer = "";
   startDispute();
   page.dispute = kept;
@@ -1157,7 +1180,7 @@ async function start() {
   $("go-open").addEventListener("click", () => { clearFaults(); screen("open"); });
   $("go-samples").addEventListener("click", () => { clearFaults(); screen("samples"); drawSamples(); });
   $("variant").addEventListener("input", () => { refreshForm(); loadRules(); });
-  $("players").addEventListener("input", () => { clearFault($("players")); refreshForm(); });
+  $("players").addEventListener("input", () => { clearFault($("players")); refreshForm(); showRuleDefaults(); });
   $("options").addEventListener("input", () => clearFault($("options")));
   $("deck").addEventListener("input", () => clearFault($("deck")));
   for (const radio of document.querySelectorAll("input[name=from]")) radio.addEventListener("change", refreshForm);
