@@ -826,3 +826,49 @@ def test_the_api_docs_page_shows_code_not_backticks(page: Page, base: str) -> No
     text = page.locator("#endpoints").inner_text()
     assert "`" not in text
     assert page.locator("#endpoints code", has_text="check --json").count() >= 1
+
+
+TAPS_DOC = ROOT / "docs" / "page.md"
+
+
+def test_the_readme_dispute_takes_the_taps_the_docs_say(page: Page, base: str, size: str) -> None:
+    """The fewest taps for the README's dispute, counted as a hand makes them: a choice
+    list is two taps (open, choose), each typed character one character."""
+    taps = typed = 0
+
+    def tap(name: str, where: str = "") -> None:
+        nonlocal taps
+        taps += 1
+        scope = page.locator(where) if where else page
+        scope.get_by_role("button", name=name, exact=True).click()
+
+    def choose(selector: str, value: str) -> None:
+        nonlocal taps
+        taps += 2
+        page.select_option(selector, value)
+
+    ready(page, base + "/")
+    choose("#variant", "helmfrid")
+    page.fill("#players", "Anna Bo Cai")
+    typed += len("Anna Bo Cai")
+    taps += 1
+    page.get_by_label("A position in phase two").check()
+    for who, cards in (("Anna", "6D KH 4C"), ("Bo", "7D 8D 9D 2H"), ("Cai", "8C 9C 3S QD")):
+        if page.input_value("#target") != f"hand:{who}":
+            choose("#target", f"hand:{who}")
+        for card in cards.split():
+            tap(card, "#pack")
+    tap("Start")
+    tap("Anna play 6D")
+    tap("Bo play 7D 8D 9D")
+    taps += 1
+    page.locator("#else summary").click()
+    assert page.input_value("#else-player") == "Cai" and page.input_value("#else-act") == "play"
+    tap("8C", "#else-hand")
+    tap("9C", "#else-hand")
+    tap("Enter this action")
+    page.wait_for_selector(".violation")
+    assert "rule phase2.beat" in page.locator("#ruling").inner_text()
+    said = re.search(r"\*\*(\d+) taps and (\d+) typed characters\*\*", TAPS_DOC.read_text())
+    assert said, "docs/page.md gives the README dispute's tap count"
+    assert (taps, typed) == (int(said[1]), int(said[2]))
