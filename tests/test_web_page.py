@@ -24,12 +24,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from web_browser import launch, serving
 
-from adjudicator.bulk import document_from_text, judge
+from adjudicator.bulk import document_from_text
 from adjudicator.cards import card_code
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import adjudicate
 from adjudicator.render.terminal import attempt
-from adjudicator.service import verdict
+from adjudicator.service import page as calls
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -201,7 +201,7 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str, shot
     with page.expect_download() as caught:
         page.get_by_role("button", name="Download").click()
     saved = Path(caught.value.path()).read_text(encoding="utf-8")
-    (v,) = verdict("-", judge(document_from_text(saved))).model_dump(mode="json")["violations"]
+    (v,) = calls.check_one(saved)["violations"]
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back (the record keeps it, marked), and tap a legal alternative instead
     page.get_by_role("button", name="Take it back", exact=True).click()
@@ -218,7 +218,7 @@ def test_a_shared_link_of_a_goat_sample_gives_the_clis_ruling(
 ) -> None:
     record = sample("illegal_goat_sluff_final.json")
     text = json.dumps(record)
-    expected = verdict("-", judge(document_from_text(text))).model_dump(mode="json")
+    expected = calls.check_one(text)
     (v,) = expected["violations"]
     ready(page, base + "/" + link(record))
     page.wait_for_selector(".violation")
@@ -634,6 +634,7 @@ def test_the_ruling_keeps_the_disputed_play_whatever_the_table_does(
     assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣: illegal (phase2.beat), taken back" in steps
     page.get_by_role("button", name="Undo: Take it back and play Cai play QD").click()
     page.get_by_role("button", name="Let it stand").click()
+    page.wait_for_selector("text=The table: stands. Play goes on.")
     expect(page.locator("#steps li")).to_have_count(3)
     assert address_record(page)["actions"][-1] == "Cai play 8C 9C -- stands"
 
@@ -729,7 +730,7 @@ def test_a_session_shows_its_games_their_results_and_the_score(
 ) -> None:
     name = "goat_session_3_games.json"
     record = sample(name)
-    expected = judge(document_from_text(json.dumps(record))).as_json("-")
+    expected = calls.check_one(json.dumps(record))
     ready(page, base + "/" + link(record))
     games = page.locator("#session-games button")
     expect(games).to_have_count(3)
