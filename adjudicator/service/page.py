@@ -307,9 +307,10 @@ def _next(game: Game, report: Report) -> dict[str, Any] | None:
 
 
 def _head(
-    report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
+    game: Game, report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """A replay without its steps, as ``viewer`` sees it."""
+    """A replay without its steps, as ``viewer`` sees it; ``acts`` the acts the record's
+    rules have at all (what the page offers to enter by hand)."""
     verdict = service.verdict(label, report).model_dump(mode="json")
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
@@ -328,6 +329,7 @@ def _head(
         "check": verdict,
         "start": table(report.start, viewer) if report.start is not None else None,
         "next": nxt,
+        "acts": sorted(variant_acts(game.options)),
     }
 
 
@@ -337,14 +339,13 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     ``check`` is the ``check --json`` object; ``steps`` the table after each
     action, as ``replay`` prints it (a refused action is the last step); ``next``
     what ``legal --json`` lists after the last action (None past a violation or
-    when the game is over); ``acts`` the acts the record's rules have at all (what
-    the page offers to enter by hand).  With ``viewer`` no other player's card appears.
+    when the game is over); ``acts`` the acts its rules have.  With ``viewer`` no
+    other player's card appears.
     """
     game, report = _replayed(text, [viewer], label)
-    head = _head(report, viewer, label, _next(game, report))
+    head = _head(game, report, viewer, label, _next(game, report))
     nxt = head.pop("next")
-    steps = [_step(s, viewer) for s in report.steps]
-    return {**head, "steps": steps, "next": nxt, "acts": sorted(variant_acts(game.options))}
+    return {**head, "steps": [_step(s, viewer) for s in report.steps], "next": nxt}
 
 
 # --- many views of one replay, packed (the HTML export) -------------------------------
@@ -485,7 +486,7 @@ def packed_replays(
             else:  # a player whose seat did not change sees what any other player sees
                 tables.append(by_viewer[""])
         views[viewer or ""] = {
-            **_head(report, viewer, label, nxt),
+            **_head(game, report, viewer, label, nxt),
             "tables": tables,
             "violations_at": {
                 str(k): violation(s.violation, viewer)
