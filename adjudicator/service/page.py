@@ -637,7 +637,7 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
     """
     document = _document(text)
     if not isinstance(document, Session):
-        raise BadInput(f"{label} is one game, not a session: the page replays it as it is", 400)
+        raise BadInput(f"{label}: one game, not a session ('/api/replay' replays it)", 400)
     try:
         report = adjudicate_session(document)
     except RecordError as exc:
