@@ -786,7 +786,12 @@ async function loadRules() {
       control.dataset.touched = "true"; // the table's own choice: the player count no longer sets it
       if (o.name === "decks") drawPack();
     });
-    row.append(el("p", { class: "hint", id: `${id}-about`, text: o.description + (o.cited ? ` (${o.cited})` : "") }));
+    // one line under the control; the rest (each choice, every source) one tap away
+    const cut = o.description.indexOf(". ");
+    const line = cut < 0 ? o.description : o.description.slice(0, cut + 1);
+    const rest = (cut < 0 ? "" : o.description.slice(cut + 2)) + (o.cited ? ` (${o.cited})` : "");
+    row.append(el("p", { class: "hint", id: `${id}-about`, text: line }));
+    if (rest.trim()) row.append(el("details", { class: "more" }, el("summary", { text: "More: each choice, and its source" }), el("p", { class: "hint", text: rest.trim() })));
     box.append(row);
   }
   showRuleDefaults();
