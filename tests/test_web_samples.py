@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from adjudicator import samples
-from adjudicator.cli.main import main
+from adjudicator.cli import main
 from adjudicator.web import app
 
 client = TestClient(app)
