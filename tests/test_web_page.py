@@ -3,13 +3,16 @@
 The server runs in the test on 127.0.0.1 at a free port; the browser is found
 as ``web_browser.launch`` says (never skipped).  Every screen is held to the
 layout bars: no horizontal scroll, touch targets of 44 px, text of 16 px,
-every control named.  The phone run saves the screenshots the README shows.
+every control named.  Screenshots go to a temporary folder, or to the folder
+``ADJUDICATOR_SHOTS`` names (``benchmarks/readme_screenshots.py`` points it at
+docs/ to redraw the README's pictures): the test run never writes into the checkout.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -21,16 +24,16 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from web_browser import launch, serving
 
-from adjudicator.bulk import document_from_text, judge
+from adjudicator.bulk import document_from_text
 from adjudicator.cards import card_code
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import adjudicate
 from adjudicator.render.terminal import attempt
-from adjudicator.service import verdict
+from adjudicator.service import page as calls
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
-DOCS = ROOT / "docs"
+SHOTS_ENV = "ADJUDICATOR_SHOTS"
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 HOSTILE = "<img/src=x/onerror=alert(1)>"
 
@@ -49,6 +52,13 @@ def browser() -> Iterator[Browser]:
         found = launch(playwright)
         yield found
         found.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: a temporary folder unless ADJUDICATOR_SHOTS names one."""
+    named = os.environ.get(SHOTS_ENV)
+    return Path(named) if named else tmp_path_factory.mktemp("shots")
 
 
 @pytest.fixture(params=list(VIEWPORTS))
@@ -113,12 +123,36 @@ def buttons(page: Page, where: str) -> list[str]:
     )
 
 
-def shot(page: Page, size: str, name: str) -> None:
+def shot(page: Page, size: str, name: str, folder: Path) -> None:
     if size == "phone":
-        page.screenshot(path=str(DOCS / name), full_page=True)
+        page.screenshot(path=str(folder / name), full_page=True)
 
 
-def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> None:
+def alternatives(page: Page) -> list[str]:
+    """The ruling's "What could have been played", each in record notation."""
+    return page.locator("#ruling .alternatives .form").evaluate_all(
+        "fs => fs.map(f => f.getAttribute('aria-label') || f.textContent.trim())"
+    )
+
+
+def pretty(text: str) -> str:
+    """As app.js shows an action: its card codes after the player and act as symbols."""
+    words = text.split(" ")
+    cards = [
+        ("10" if w[0] == "T" else w[0]) + "♠♥♦♣"["SHDC".index(w[1])]
+        if re.fullmatch("[2-9TJQKA][SHDC]", w)
+        else w
+        for w in words[2:]
+    ]
+    return " ".join(words[:2] + cards)
+
+
+def address_record(page: Page) -> Any:
+    """The record the address's ``#record=`` holds."""
+    return unlink(page.evaluate("location.hash"))
+
+
+def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str, shots: Path) -> None:
     ready(page, base + "/")
     layout_ok(page, "new dispute")
     page.select_option("#variant", "helmfrid")
@@ -132,7 +166,7 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> N
         for card in cards.split():
             page.get_by_role("button", name=card, exact=True).click()
     layout_ok(page, "position")
-    shot(page, size, "page-new-dispute.png")
+    shot(page, size, "page-new-dispute.png", shots)
     page.get_by_role("button", name="Start", exact=True).click()
     page.get_by_role("button", name="Anna play 6D", exact=True).click()
     page.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).click()
@@ -150,23 +184,27 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str) -> N
     assert "8♣ 9♣ does not beat 7♦ 8♦ 9♦: a diamond above 9♦ or a trump (♠) is needed" in ruling
     assert "pagat.com, 'Play in the second phase'" in ruling
     assert "https://www.pagat.com/beating/skitgubbe.html" in ruling
-    assert buttons(page, "#ruling [aria-label='Legal instead']") == [
-        "Cai play 3S",
-        "Cai play QD",
-        "Cai pick",
+    assert alternatives(page) == ["Cai play 3S", "Cai play QD", "Cai pick"]
+    assert page.locator("#ruling .alternatives button").count() == 0  # cards, not plays
+    assert buttons(page, "#ruling .decide") == [
+        "Take it back",
+        "Let it stand",
+        "Take it back and play Cai play 3S",
+        "Take it back and play Cai play QD",
+        "Take it back and play Cai pick",
     ]
     assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣" in page.locator("#steps").inner_text()
     layout_ok(page, "ruling")
-    shot(page, size, "page-ruling.png")
+    shot(page, size, "page-ruling.png", shots)
     assert float(page.evaluate("document.body.dataset.rulingMs")) > 0
     # the downloaded record gets the same verdict from the command line
     with page.expect_download() as caught:
         page.get_by_role("button", name="Download").click()
     saved = Path(caught.value.path()).read_text(encoding="utf-8")
-    (v,) = verdict("-", judge(document_from_text(saved))).model_dump(mode="json")["violations"]
+    (v,) = calls.check_one(saved)["violations"]
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back (the record keeps it, marked), and tap a legal alternative instead
-    page.get_by_role("button", name="Take it back").click()
+    page.get_by_role("button", name="Take it back", exact=True).click()
     page.wait_for_selector("text=The table: taken back. Play goes on.")
     assert "illegal (phase2.beat), taken back" in page.locator("#steps").inner_text()
     page.locator("#legal").get_by_role("button", name="Cai play QD", exact=True).click()
@@ -180,12 +218,12 @@ def test_a_shared_link_of_a_goat_sample_gives_the_clis_ruling(
 ) -> None:
     record = sample("illegal_goat_sluff_final.json")
     text = json.dumps(record)
-    expected = verdict("-", judge(document_from_text(text))).model_dump(mode="json")
+    expected = calls.check_one(text)
     (v,) = expected["violations"]
     ready(page, base + "/" + link(record))
     page.wait_for_selector(".violation")
     ruling = page.locator("#ruling").inner_text()
-    assert f"Illegal action {v['index']}" in ruling
+    assert f"Illegal: action {v['index'] + 1} of {len(record['actions'])}" in ruling
     assert f"rule {v['rule']}" in ruling and v["message"] in ruling
     assert "✗ illegal" in ruling
     layout_ok(page, "shared link")
@@ -208,33 +246,32 @@ def test_replay_steps_forward_back_and_to_the_first_violation(
     page.get_by_role("button", name="Open", exact=True).click()
     page.wait_for_selector(".violation")
     first_bad = report.violations[0].index
-    assert (
-        page.locator("#where").inner_text()
-        == f"After action {first_bad} · step {first_bad + 1} of {len(report.steps)}"
-    )
+    total = len(record["actions"])
+    words = [
+        attempt(s.words, s.violation.player or "", s.action) if s.violation else s.words
+        for s in report.steps
+    ]
+    assert page.locator("#where").inner_text().startswith(f"Action {first_bad + 1} of {total}: ")
     expected = [
-        f"{s.index}. "
+        f"{s.index + 1}. "
         + (attempt(s.words, s.violation.player or "", s.action) if s.violation else s.words)
         for s in report.steps
     ]
     assert [t.strip() for t in page.locator("#steps button").all_inner_texts()] == expected
     page.get_by_role("button", name="Start", exact=True).click()
-    assert page.locator("#where").inner_text() == "At the start"
+    assert page.locator("#where").inner_text() == f"At the start · {total} actions recorded"
     assert page.locator(".violation").count() == 0
     page.get_by_role("button", name="Forward").click()
     page.get_by_role("button", name="Forward").click()
-    assert page.locator("#where").inner_text() == f"After action 1 · step 2 of {len(report.steps)}"
+    assert page.locator("#where").inner_text() == f"Action 2 of {total}: {pretty(words[1])}"
     seats = page.locator(".seat").all_inner_texts()
     table = report.steps[1].table
     assert len(seats) == len(table.names)
     page.get_by_role("button", name="Back").click()
-    assert page.locator("#where").inner_text() == f"After action 0 · step 1 of {len(report.steps)}"
+    assert page.locator("#where").inner_text() == f"Action 1 of {total}: {pretty(words[0])}"
     layout_ok(page, "replay")
     page.get_by_role("button", name="First violation").click()
-    assert (
-        page.locator("#where").inner_text()
-        == f"After action {first_bad} · step {first_bad + 1} of {len(report.steps)}"
-    )
+    assert page.locator("#where").inner_text().startswith(f"Action {first_bad + 1} of {total}: ")
     assert f"rule {report.violations[0].rule}" in page.locator("#ruling").inner_text()
 
 
@@ -302,7 +339,9 @@ def test_the_buttons_are_the_engines_legal_list_at_every_step(page: Page, base: 
     assert "finished" in page.locator("#ruling").inner_text()
 
 
-def test_dark_mode_keeps_red_and_black_suits_readable(browser: Browser, base: str) -> None:
+def test_dark_mode_keeps_red_and_black_suits_readable(
+    browser: Browser, base: str, shots: Path
+) -> None:
     context = browser.new_context(viewport=VIEWPORTS["phone"], color_scheme="dark")
     tab = context.new_page()
     ready(tab, base + "/" + link(sample("illegal_phase2_beat.json")))
@@ -316,7 +355,7 @@ def test_dark_mode_keeps_red_and_black_suits_readable(browser: Browser, base: st
     )
     assert colours["body"] == "rgb(20, 20, 20)" and colours["text"] == "rgb(236, 236, 236)"
     assert colours["red"] == "rgb(255, 116, 116)" and colours["black"] == "rgb(242, 242, 242)"
-    tab.screenshot(path=str(DOCS / "page-ruling-dark.png"), full_page=True)
+    tab.screenshot(path=str(shots / "page-ruling-dark.png"), full_page=True)
     context.close()
 
 
@@ -334,15 +373,16 @@ def test_the_replay_html_file_steps_offline(page: Page, size: str, tmp_path: Pat
     )
     ready(page, target.as_uri())  # no server: the replay is in the file
     v = report.violations[0]
+    total = report.actions
     assert f"rule {v.rule}" in page.locator("#ruling").inner_text()
+    assert page.locator("#where").inner_text().startswith(f"Action {v.index + 1} of {total}: ")
+    page.get_by_role("button", name="Start", exact=True).click()
+    assert page.locator("#where").inner_text() == f"At the start · {total} actions recorded"
+    page.get_by_role("button", name="Forward").click()
     assert (
         page.locator("#where").inner_text()
-        == f"After action {v.index} · step {v.index + 1} of {len(report.steps)}"
+        == f"Action 1 of {total}: {pretty(report.steps[0].words)}"
     )
-    page.get_by_role("button", name="Start", exact=True).click()
-    assert page.locator("#where").inner_text() == "At the start"
-    page.get_by_role("button", name="Forward").click()
-    assert page.locator("#where").inner_text() == f"After action 0 · step 1 of {len(report.steps)}"
     assert page.locator("#moves").is_hidden()  # no engine at hand: nothing to play
     layout_ok(page, "replay --html")
 
@@ -380,9 +420,7 @@ def test_the_replay_html_file_shows_what_the_served_page_shows(
             tab.evaluate("() => document.getElementById('last').click()")
             with served.expect_response("**/api/replay**") if tab is served else nullcontext():
                 tab.select_option("#viewer", viewer)
-            expect(tab.locator("#where")).to_have_text(
-                f"After action {last - 1} · step {last} of {last}"
-            )
+            expect(tab.locator("#where")).to_contain_text(f"Action {last} of {last}: ")
         for position in range(last, -1, -1):
             shown = [tab.evaluate(at, position) for tab in (offline, served)]
             assert shown[0] == shown[1], (viewer, position)
@@ -398,7 +436,8 @@ def test_the_kitchen_dispute_from_a_phase_one_position_with_unseen_cards(
     ready(page, base + "/")
     page.select_option("#variant", "helmfrid")
     page.fill("#players", "Anna Bo Cai")
-    page.fill("#options", '{"compulsory_ties": true}')
+    page.locator("#house-rules > summary").click()
+    page.get_by_role("switch", name="compulsory_ties").check()
     page.get_by_label("A position in phase one").check()
     page.select_option("#leader", "Anna")
     page.select_option("#target", "hand:Bo")
@@ -429,7 +468,408 @@ def test_an_undetermined_check_is_shown_as_such(page: Page, base: str) -> None:
     ready(page, base + "/" + link(record))
     expect(page.locator(".undetermined")).to_have_count(1)
     note = page.locator(".undetermined").inner_text()
-    assert "? undetermined at action 1" in note and "phase1.tie.compulsory" in note
+    assert "? undetermined at action 2" in note and "phase1.tie.compulsory" in note
     assert "Whether Bo holds a king" in note
     assert "✓ legal" in page.locator("#ruling").inner_text()
     layout_ok(page, "undetermined")
+
+
+# --- the page a table trusts (issue 33) --------------------------------------------------
+
+README_DISPUTE = {
+    "format": "skitgubbe-record/1",
+    "variant": "helmfrid",
+    "players": ["Anna", "Bo", "Cai"],
+    "start": {
+        "phase": 2,
+        "leader": "Anna",
+        "trump": "S",
+        "hands": {
+            "Anna": ["6D", "KH", "4C"],
+            "Bo": ["7D", "8D", "9D", "2H"],
+            "Cai": ["8C", "9C", "3S", "QD"],
+        },
+    },
+    "actions": ["Anna play 6D", "Bo play 7D 8D 9D", "Cai play 8C 9C"],
+}
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is visible and wholly inside the viewport as it stands."""
+    return bool(
+        page.locator(selector).first.evaluate(
+            """e => { const r = e.getBoundingClientRect();
+                return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+        )
+    )
+
+
+def test_the_address_is_the_record_shown_and_a_reload_keeps_it(page: Page, base: str) -> None:
+    opening = {**README_DISPUTE, "actions": ["Anna play 6D"]}
+    ready(page, base + "/" + link(opening))
+    page.wait_for_selector("#steps li")
+    page.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).click()
+    expect(page.locator("#steps li")).to_have_count(2)
+    assert address_record(page)["actions"] == ["Anna play 6D", "Bo play 7D 8D 9D"]
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#steps li")).to_have_count(2)
+    assert buttons(page, "#legal") == ["Cai play 3S", "Cai play QD", "Cai pick"]
+    # the dispute is kept on the phone, under Recent
+    page.get_by_role("button", name="New dispute").click()
+    assert page.evaluate("location.hash") == ""
+    recent = page.locator("#recent li")
+    expect(recent).to_have_count(1)
+    assert "helmfrid · Anna Bo Cai · 2 actions" in recent.inner_text()
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#screen-new").is_visible()  # the new dispute, not the old record
+    page.locator("#recent .open-recent").click()
+    expect(page.locator("#steps li")).to_have_count(2)
+    assert address_record(page)["actions"] == ["Anna play 6D", "Bo play 7D 8D 9D"]
+    page.get_by_role("button", name="New dispute").click()
+    page.get_by_role("button", name="Delete helmfrid · Anna Bo Cai · 2 actions").click()
+    expect(page.locator("#recent li")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('adjudicator.recent')") == "[]"
+
+
+def test_undo_takes_back_every_change_of_the_page(page: Page, base: str) -> None:
+    ready(page, base + "/" + link({**README_DISPUTE, "actions": []}))
+    page.get_by_role("button", name="Anna play 6D", exact=True).click()
+    page.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).click()
+    expect(page.locator("#steps li")).to_have_count(2)
+    page.get_by_role("button", name="Undo: Bo play 7D 8D 9D").click()
+    expect(page.locator("#steps li")).to_have_count(1)
+    assert address_record(page)["actions"] == ["Anna play 6D"]
+    page.get_by_role("button", name="Undo: Anna play 6D").click()
+    expect(page.locator("#steps li")).to_have_count(0)
+    assert address_record(page)["actions"] == []
+    expect(page.locator("#undo")).to_be_hidden()
+
+
+def test_play_on_from_here_says_what_it_sets_aside_and_undo_brings_it_back(
+    page: Page, base: str
+) -> None:
+    record = sample("two_player_full.json")
+    ready(page, base + "/" + link(record))
+    page.wait_for_selector("#steps li")
+    total = len(record["actions"])
+    page.locator("#steps button").nth(2).click()  # after the third action
+    play_on = page.locator("#legal button")
+    expect(play_on).to_have_text(
+        f"Play on from here (sets aside {total - 3} later actions; Undo restores them)"
+    )
+    play_on.click()
+    expect(page.locator("#steps li")).to_have_count(3)
+    assert f"{total - 3} later actions set aside" in page.locator("#undo-about").inner_text()
+    assert len(address_record(page)["actions"]) == 3
+    page.locator("#undo").click()
+    expect(page.locator("#steps li")).to_have_count(total)
+    assert address_record(page)["actions"] == record["actions"]
+
+
+def test_start_without_players_says_so_beside_the_field_in_view(
+    page: Page, base: str, size: str
+) -> None:
+    ready(page, base + "/")
+    page.select_option("#variant", "pagat")
+    page.fill("#deck", "typed by hand")
+    page.get_by_role("button", name="Start", exact=True).click()
+    alert = page.locator("#players-fault")
+    expect(alert).to_have_attribute("role", "alert")
+    expect(alert).to_have_text("type the players' names, 2 to 4 for pagat, with spaces between")
+    assert in_view(page, "#players-fault")
+    assert page.get_attribute("#players", "aria-invalid") == "true"
+    assert page.input_value("#deck") == "typed by hand"  # nothing typed is lost
+    layout_ok(page, "error beside players")
+    page.fill("#players", "Anna Bo Cai")  # typing clears the mark
+    assert page.get_attribute("#players", "aria-invalid") is None
+    # the server's own line about the deck stands beside the deck
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("#deck-fault")).to_contain_text("is not a card")
+    assert in_view(page, "#deck-fault")
+    assert page.input_value("#deck") == "typed by hand"
+
+
+def test_a_card_typo_says_what_a_card_looks_like_and_keeps_the_typing(
+    page: Page, base: str
+) -> None:
+    ready(page, base + "/" + link({**README_DISPUTE, "actions": README_DISPUTE["actions"][:2]}))
+    page.locator("#else summary").click()
+    page.fill("#else-cards", "8C K0")
+    page.get_by_role("button", name="Enter this action").click()
+    fault = page.locator("#else-cards-fault")
+    expect(fault).to_have_text(
+        "'K0' is not a card: a card is its rank (2-10, J, Q, K, A) then its suit "
+        "(S, H, D, C), as KD or 10H; did you mean K♠ or K♥ or K♦ or K♣?"
+    )
+    assert in_view(page, "#else-cards-fault")
+    assert page.input_value("#else-cards") == "8C K0"
+    page.fill("#else-cards", "QX")  # Cai holds Q♦: the hand's card is the guess
+    page.get_by_role("button", name="Enter this action").click()
+    expect(fault).to_contain_text("did you mean Q♦?")
+    expect(page.locator("#steps li")).to_have_count(2)  # nothing was sent
+
+
+def test_the_ruling_keeps_the_disputed_play_whatever_the_table_does(
+    page: Page, base: str, size: str
+) -> None:
+    ready(page, base + "/" + link(README_DISPUTE))
+    page.wait_for_selector(".violation")
+    ruling = page.locator("#ruling").inner_text()
+    assert "What could have been played" in ruling and "What does the table do?" in ruling
+    # the rule in words, and where it is written
+    assert "What the rule checks: a play onto the trick beats the top play" in ruling
+    assert "pagat.com, 'Play in the second phase'" in ruling
+    layout_ok(page, "ruling in two parts")
+    page.get_by_role("button", name="Take it back and play Cai play QD").click()
+    expect(page.locator("#steps li")).to_have_count(4)
+    assert address_record(page)["actions"] == [
+        "Anna play 6D",
+        "Bo play 7D 8D 9D",
+        "Cai play 8C 9C -- taken back",
+        "Cai play QD",
+    ]
+    steps = page.locator("#steps").inner_text()
+    assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣: illegal (phase2.beat), taken back" in steps
+    page.get_by_role("button", name="Undo: Take it back and play Cai play QD").click()
+    page.get_by_role("button", name="Let it stand").click()
+    page.wait_for_selector("text=The table: stands. Play goes on.")
+    expect(page.locator("#steps li")).to_have_count(3)
+    assert address_record(page)["actions"][-1] == "Cai play 8C 9C -- stands"
+
+
+def test_house_rules_are_switches_with_their_words(page: Page, base: str, size: str) -> None:
+    ready(page, base + "/")
+    page.select_option("#variant", "helmfrid")
+    page.locator("#house-rules > summary").click()
+    sequences = page.get_by_label("sequences", exact=True)
+    anti = page.get_by_label("anti_trump", exact=True)
+    expect(sequences).to_have_value("two")
+    expect(anti).to_have_value("none")
+    assert sequences.evaluate("e => [...e.options].map(o => o.value)") == [
+        "off",
+        "two",
+        "three",
+        "from_two",
+    ]
+    about = page.locator("#rule-anti_trump-about").inner_text()
+    assert about.startswith("An anti-trump suit that trumps cannot beat (pagat.com, 'Anti")
+    ties = page.get_by_role("switch", name="compulsory_ties")
+    expect(ties).not_to_be_checked()
+    assert page.locator("#options").is_hidden()  # the JSON box only under Advanced
+    layout_ok(page, "house rules")
+    ties.check()
+    page.select_option("#rule-anti_trump", "same_colour")
+    page.fill("#players", "Anna Bo Cai")
+    page.get_by_role("button", name="Deal at random").click()
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_selector(".seat")
+    assert address_record(page)["options"] == {
+        "compulsory_ties": True,
+        "anti_trump": "same_colour",
+    }
+    # a broken JSON box is said beside it, in table words
+    page.get_by_role("button", name="New dispute").click()
+    page.locator("#advanced > summary").click()
+    page.fill("#options", '{"compulsory_ties": yes}')
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("#options-fault")).to_contain_text("the house rules box takes JSON")
+    assert page.input_value("#options") == '{"compulsory_ties": yes}'
+
+
+def test_the_goats_grid_holds_two_packs_from_seven_players(page: Page, base: str) -> None:
+    ready(page, base + "/")
+    page.select_option("#variant", "goat")
+    page.get_by_label("A position in phase two").check()
+    aces = page.locator("#pack button", has_text=re.compile("^A♠$"))
+    expect(aces).to_have_count(1)
+    page.fill("#players", "Anna Bo Cai Dag Eva Fia Gus")
+    expect(aces).to_have_count(2)
+    assert page.locator("#pack button").count() == 104
+    page.get_by_role("button", name="AS (pack 1)", exact=True).click()
+    page.get_by_role("button", name="AS (pack 2)", exact=True).click()
+    assert page.locator("#placed").inner_text().startswith("Anna's hand: 2")
+    layout_ok(page, "two packs")
+
+
+def test_a_tapped_card_keeps_its_suits_colour(page: Page, base: str) -> None:
+    ready(page, base + "/")
+    page.fill("#players", "Anna Bo")
+    page.get_by_label("A position in phase two").check()
+    before = page.locator("#pack button[aria-label=KH] .card").evaluate(
+        "e => getComputedStyle(e).color"
+    )
+    page.get_by_role("button", name="KH", exact=True).click()
+    pressed = page.locator("#pack button[aria-label=KH]")
+    expect(pressed).to_have_attribute("aria-pressed", "true")
+    assert pressed.locator(".card").evaluate("e => getComputedStyle(e).color") == before
+    assert before == "rgb(192, 0, 26)"  # --red
+
+
+def test_samples_lists_every_shipped_sample_and_opens_one_in_one_tap(
+    page: Page, base: str, size: str
+) -> None:
+    from adjudicator import samples
+
+    ready(page, base + "/")
+    page.get_by_role("button", name="Samples").click()
+    listed = page.locator("#samples .sample-name")
+    expect(listed).to_have_count(len(samples.names()))
+    assert "pagat_3p_full" in listed.all_inner_texts()
+    layout_ok(page, "samples")
+    page.get_by_role("button", name="pagat_3p_full", exact=True).click()
+    record = sample("pagat_3p_full.json")
+    expect(page.locator("#steps li")).to_have_count(len(record["actions"]))
+    assert "finished, Cai lost" in page.locator("#ruling").inner_text()
+    assert address_record(page) == record
+
+
+def test_a_session_shows_its_games_their_results_and_the_score(
+    page: Page, base: str, size: str
+) -> None:
+    name = "goat_session_3_games.json"
+    record = sample(name)
+    expected = calls.check_one(json.dumps(record))
+    ready(page, base + "/" + link(record))
+    games = page.locator("#session-games button")
+    expect(games).to_have_count(3)
+    for k, game in enumerate(expected["games"]):
+        assert games.nth(k).inner_text() == f"Game {k + 1}: {' and '.join(game['losers'])} lost"
+    scores = ", ".join(f"{n} {p}" for n, p in expected["scores"].items())
+    assert f"score: {scores}" in page.locator("#session-about").inner_text()
+    first = len(record["games"][0]["actions"])
+    expect(page.locator("#steps li")).to_have_count(first)
+    page.select_option("#game", "1")
+    expect(page.locator("#steps li")).to_have_count(len(record["games"][1]["actions"]))
+    assert page.evaluate("location.hash").endswith("&game=2")
+    assert unlink(page.evaluate("location.hash").split("&")[0]) == record
+    layout_ok(page, "session")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#game")).to_have_value("1")
+
+
+def test_sharing_says_copied_draws_a_qr_code_and_names_the_download(
+    page: Page, base: str, size: str
+) -> None:
+    ready(page, base + "/" + link(README_DISPUTE))
+    page.wait_for_selector(".violation")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.locator("#shared")).to_have_text("Copied: the link is on the clipboard.")
+    qr = page.get_by_role("img", name=re.compile("^QR code of the link"))
+    expect(qr).to_be_visible()
+    assert qr.evaluate("e => e.tagName") == "svg"
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert unlink(copied) == README_DISPUTE
+    layout_ok(page, "shared")
+    with page.expect_download() as caught:
+        page.get_by_role("button", name="Download").click()
+    day = page.evaluate("new Date().toISOString().slice(0, 10)")
+    assert caught.value.suggested_filename == f"helmfrid-Anna-Bo-Cai-{day}.json"
+
+
+def test_stepping_a_replay_on_a_phone_keeps_the_hands_and_the_controls_on_screen(
+    browser: Browser, base: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    tab = context.new_page()
+    record = sample("illegal_goat_sluff_final.json")
+    ready(tab, base + "/" + link(record))
+    tab.wait_for_selector(".violation")
+    tab.evaluate("scrollTo(0, 0)")
+    total = len(record["actions"])
+    for button in ("Back", "Forward", "Back", "Back", "Forward"):
+        before = tab.evaluate("scrollY")
+        tab.get_by_role("button", name=button, exact=True).click()
+        assert tab.evaluate("scrollY") == before  # the page never scrolls by itself
+        assert in_view(tab, "#forward") and in_view(tab, "#back")
+        assert in_view(tab, ".seats .seat")  # the first hand, with the controls
+        assert re.fullmatch(rf"Action \d+ of {total}: .+", tab.locator("#where").inner_text())
+    context.close()
+
+
+def test_something_else_offers_only_the_variants_acts_and_enters_a_deal(
+    page: Page, base: str
+) -> None:
+    ready(page, base + "/" + link({**README_DISPUTE, "actions": []}))
+    page.locator("#else summary").click()
+    acts = page.locator("#else-act option").all_inner_texts()
+    assert acts == ["play", "pick", "dare", "sluff", "deal"]  # helmfrid: no exchange, no set_aside
+    assert page.locator("#else summary").evaluate("e => getComputedStyle(e).borderStyle") == "solid"
+    # a deal the rules leave to chance, entered by hand as the record writes it
+    record = sample("helmfrid_3p_full.json")
+    game = document_from_text(json.dumps(record))
+    forms = [a.record_form(game.players) for a in game.actions]
+    at = next(i for i, f in enumerate(forms) if isinstance(f, dict))
+    deal = forms[at]
+    assert isinstance(deal, dict)
+    ready(page, base + "/" + link({**record, "actions": record["actions"][:at]}))
+    expect(page.locator("#steps li")).to_have_count(at)
+    if page.locator("#else").get_attribute("open") is None:
+        page.locator("#else summary").click()
+    page.select_option("#else-player", deal["player"])
+    page.select_option("#else-act", "deal")
+    typed = " ".join(f"{who}:{','.join(cards)}" for who, cards in deal["to"].items())
+    page.fill(
+        "#else-cards",
+        " ".join(f"{who}:{','.join(cards).lower()}" for who, cards in deal["to"].items()),
+    )
+    page.get_by_role("button", name="Enter this action").click()
+    expect(page.locator("#steps li")).to_have_count(at + 1)
+    assert address_record(page)["actions"][-1] == f"{deal['player']} deal {typed}"
+    assert page.locator("#steps button.bad").count() == 0  # the deal was legal
+
+
+def test_the_api_docs_page_shows_code_not_backticks(page: Page, base: str) -> None:
+    ready(page, base + "/docs")
+    text = page.locator("#endpoints").inner_text()
+    assert "`" not in text
+    assert page.locator("#endpoints code", has_text="check --json").count() >= 1
+
+
+TAPS_DOC = ROOT / "docs" / "page.md"
+
+
+def test_the_readme_dispute_takes_the_taps_the_docs_say(page: Page, base: str, size: str) -> None:
+    """The fewest taps for the README's dispute, counted as a hand makes them: a choice
+    list is two taps (open, choose), each typed character one character."""
+    taps = typed = 0
+
+    def tap(name: str, where: str = "") -> None:
+        nonlocal taps
+        taps += 1
+        scope = page.locator(where) if where else page
+        scope.get_by_role("button", name=name, exact=True).click()
+
+    def choose(selector: str, value: str) -> None:
+        nonlocal taps
+        taps += 2
+        page.select_option(selector, value)
+
+    ready(page, base + "/")
+    choose("#variant", "helmfrid")
+    page.fill("#players", "Anna Bo Cai")
+    typed += len("Anna Bo Cai")
+    taps += 1
+    page.get_by_label("A position in phase two").check()
+    for who, cards in (("Anna", "6D KH 4C"), ("Bo", "7D 8D 9D 2H"), ("Cai", "8C 9C 3S QD")):
+        if page.input_value("#target") != f"hand:{who}":
+            choose("#target", f"hand:{who}")
+        for card in cards.split():
+            tap(card, "#pack")
+    tap("Start")
+    tap("Anna play 6D")
+    tap("Bo play 7D 8D 9D")
+    taps += 1
+    page.locator("#else summary").click()
+    assert page.input_value("#else-player") == "Cai" and page.input_value("#else-act") == "play"
+    tap("8C", "#else-hand")
+    tap("9C", "#else-hand")
+    tap("Enter this action")
+    page.wait_for_selector(".violation")
+    assert "rule phase2.beat" in page.locator("#ruling").inner_text()
+    said = re.search(r"\*\*(\d+) taps and (\d+) typed characters\*\*", TAPS_DOC.read_text())
+    assert said, "docs/page.md gives the README dispute's tap count"
+    assert (taps, typed) == (int(said[1]), int(said[2]))

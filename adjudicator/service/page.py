@@ -16,9 +16,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from adjudicator import samples as shipped
 from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
-from adjudicator.engine.state import OVER, PHASE_ONE, TableView
+from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
 from adjudicator.engine.violations import Violation
 from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
@@ -309,9 +310,10 @@ def _next(game: Game, report: Report) -> dict[str, Any] | None:
 
 
 def _head(
-    report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
+    game: Game, report: Report, viewer: str | None, label: str, nxt: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """A replay without its steps, as ``viewer`` sees it."""
+    """A replay without its steps, as ``viewer`` sees it; ``acts`` the acts the record's
+    rules have at all (what the page offers to enter by hand)."""
     verdict = service.verdict(label, report).model_dump(mode="json")
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
@@ -330,6 +332,7 @@ def _head(
         "check": verdict,
         "start": table(report.start, viewer) if report.start is not None else None,
         "next": nxt,
+        "acts": sorted(variant_acts(game.options)),
     }
 
 
@@ -339,10 +342,11 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     ``check`` is the ``check --json`` object; ``steps`` the table after each
     action, as ``replay`` prints it (a refused action is the last step); ``next``
     what ``legal --json`` lists after the last action (None past a violation or
-    when the game is over).  With ``viewer`` no other player's card appears.
+    when the game is over); ``acts`` the acts its rules have.  With ``viewer`` no
+    other player's card appears.
     """
     game, report = _replayed(text, [viewer], label)
-    head = _head(report, viewer, label, _next(game, report))
+    head = _head(game, report, viewer, label, _next(game, report))
     nxt = head.pop("next")
     return {**head, "steps": [_step(s, viewer) for s in report.steps], "next": nxt}
 
@@ -502,7 +506,7 @@ def packed_replays(
             else:  # a player whose seat did not change sees what any other player sees
                 tables.append(by_viewer[""])
         views[viewer or ""] = {
-            **_head(report, viewer, label, nxt),
+            **_head(game, report, viewer, label, nxt),
             "tables": tables,
             "violations_at": {
                 str(k): violation(s.violation, viewer)
@@ -604,6 +608,74 @@ def explain(topic: str) -> dict[str, Any]:
         "('/api/explain' topics: the rule ids of docs/rules.md and the options of /api/variants)",
         404,
     )
+
+
+# --- the shipped samples and sessions, for a phone that has no files ------------------
+
+
+def samples() -> list[dict[str, Any]]:
+    """Every shipped sample: name, title, variant, players and whether it is a session.
+
+    What ``adjudicator samples`` lists; a phone has no sample files, so the page
+    opens them from here.
+    """
+    out = []
+    for entry in shipped.names():
+        data = json.loads(shipped.text(entry))
+        meta = data.get("meta") or {}
+        out.append(
+            {
+                "name": entry.removesuffix(".json"),
+                "title": meta.get("title", ""),
+                "variant": data.get("variant", ""),
+                "players": list(data.get("players", [])),
+                "session": "games" in data,
+            }
+        )
+    return out
+
+
+def sample(name: str) -> dict[str, Any]:
+    """One shipped sample's record or session, as ``adjudicator samples NAME`` prints it."""
+    try:
+        text = shipped.text(name)
+    except KeyError:
+        raise BadInput(
+            f"samples: no sample {name!r} ('adjudicator samples' lists them, as /api/samples does)",
+            404,
+        ) from None
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
+    """A session's verdict and each game as a record of its own, for the page's game picker.
+
+    ``check`` is the ``check --json`` object for the whole session (its ``games`` and
+    ``scores``); ``games`` holds each game as a ``skitgubbe-record/1`` the page replays,
+    its leader as the session played it (the previous game's loser may lead).
+    """
+    document = _document(text)
+    if not isinstance(document, Session):
+        raise BadInput(f"{label}: one game, not a session ('/api/replay' replays it)", 400)
+    try:
+        report = adjudicate_session(document)
+    except RecordError as exc:
+        raise BadInput(str(exc)) from None
+    whole = json.loads(text)  # each game as written (a deck stays in its own spelling)
+    games = []
+    for raw, played in zip(whole["games"], report.played, strict=True):
+        record: dict[str, Any] = {
+            "format": "skitgubbe-record/1",
+            "variant": whole["variant"],
+            "options": whole.get("options", {}),
+            "players": list(whole["players"]),
+            **raw,
+        }
+        if played.first_leader is not None and played.start is None:
+            record["first_leader"] = played.players[played.first_leader]
+        games.append(record)
+    return {"file": label, "check": check_one(text, label), "games": games}
 
 
 def suits() -> dict[str, str]:

@@ -525,6 +525,24 @@ async def explain(topic: str) -> Response:
     return _routed(f"/api/explain/{topic}")
 
 
+@app.get("/api/samples")
+async def samples() -> list[dict[str, Any]]:
+    """Every shipped sample: name, title, variant, players, whether it is a session."""
+    return calls.samples()
+
+
+@app.get("/api/samples/{name}")
+async def sample(name: str) -> dict[str, Any]:
+    """One shipped sample's record or session, as `adjudicator samples NAME` prints it."""
+    return calls.sample(name)
+
+
+@app.post("/api/session", openapi_extra=RECORD_BODY)
+async def session(request: Request) -> dict[str, Any]:
+    """A session → its `check --json` object and each game as a record of its own."""
+    return calls.session(await _text(request))
+
+
 def _static(name: str, media: str) -> FileResponse:
     with resources.as_file(STATIC / name) as path:
         return FileResponse(path, media_type=media)
@@ -537,6 +555,7 @@ PAGES = {
     "style.css": "text/css",
     "docs.html": "text/html",
     "index.html": "text/html",
+    "qrcode.mjs": "text/javascript",  # vendored: qrcode-generator 2.0.4, MIT
 }
 
 

@@ -1,12 +1,16 @@
 // The table's page: draws what the API returns, never decides what is legal.
 // Every ruling and every legal list comes from POST /api/replay; this file keeps the
-// record being built, sends taps, and encodes/decodes the #record= link.
+// record being built, sends taps, and keeps the address's #record= the record shown
+// (so a reload or a link gives back what was on screen).
 // Record text reaches the page only through textContent, never innerHTML.
 
 const $ = (id) => document.getElementById(id);
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "23456789TJQKA";
 const PACK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
+const ACTS = ["play", "pick", "dare", "sluff", "take", "exchange", "set_aside", "deal"]; // as the record format lists them
+const RECENT = "adjudicator.recent"; // localStorage: the disputes kept on this phone
+const RECENT_KEPT = 20;
 const EMBEDDED = document.getElementById("embedded");
 
 const page = {
@@ -15,8 +19,14 @@ const page = {
   result: null, // the API's answer for it
   pos: 0, // the step shown: 0 is the start, k the table after action k-1
   viewer: "",
-  placing: {}, // position builder: card -> target
+  placing: {}, // position builder: "card/copy" -> target
   lastTapAt: null, // performance.now() of the last tap, for the ruling's time
+  undo: [], // what each change replaced: {record, session, what}, newest last
+  session: null, // a session being shown: {record, data, game}
+  dispute: null, // this dispute's key in Recent
+  rules: [], // the chosen variant's options, as /api/variants/NAME gives them
+  byPlayers: [], // how the variant's options change with the number of players
+  acts: [], // the acts the record's rules have (Something else offers these)
 };
 
 // --- small DOM helpers: text only --------------------------------------------------
@@ -64,8 +74,35 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// An error stands beside the control it concerns: the control is marked (aria-invalid),
+// the message follows it as an alert, and it is scrolled into view. What was typed stays.
+function fault(control, message) {
+  clearFault(control);
+  const note = el("p", { class: "fault", role: "alert", id: `${control.id}-fault`, text: message });
+  const field = ["INPUT", "SELECT", "TEXTAREA"].includes(control.tagName);
+  if (field) {
+    control.setAttribute("aria-invalid", "true");
+    control.setAttribute("aria-describedby", note.id);
+  }
+  control.after(note);
+  note.scrollIntoView({ block: "center" });
+  if (field) control.focus({ preventScroll: true });
+}
+
+function clearFault(control) {
+  control.removeAttribute("aria-invalid");
+  control.removeAttribute("aria-describedby");
+  $(`${control.id}-fault`)?.remove();
+}
+
+function clearFaults() {
+  for (const note of document.querySelectorAll(".fault")) note.remove();
+  for (const marked of document.querySelectorAll("[aria-invalid]")) clearFault(marked);
+  showError("");
+}
+
 function screen(name) {
-  for (const id of ["new", "open", "table"]) $(`screen-${id}`).hidden = id !== name;
+  for (const id of ["new", "open", "samples", "table"]) $(`screen-${id}`).hidden = id !== name;
   // the pack grid names every card: it exists only while a position is being written
   if (name === "new") drawPack();
   else $("pack").replaceChildren();
@@ -244,6 +281,17 @@ function sourcesEl(where) {
   return list;
 }
 
+function formEl(form) {
+  // an action as the eye reads it: the player and act in words, the cards as cards
+  const text = formText(form);
+  if (typeof form !== "string") return el("span", { class: "form", text });
+  const words = text.split(" ");
+  const cards = words.slice(2);
+  const known = cards.length && cards.every((w) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(w));
+  if (!known) return el("span", { class: "form", text: pretty(text) });
+  return el("span", { class: "form", "aria-label": text }, `${words[0]} ${words[1]} `, cardsEl(cards));
+}
+
 function drawRuling() {
   const box = $("ruling");
   box.replaceChildren();
@@ -259,28 +307,39 @@ function drawRuling() {
   box.append(verdict);
   if (v) {
     const card = el("div", { class: "violation", role: "group", "aria-label": "Ruling" });
-    card.append(el("p", {}, el("strong", { text: `Illegal action ${v.index}: ` }), el("span", { class: "action", text: pretty(v.action) })));
+    card.append(el("p", {}, el("strong", { text: `Illegal: action ${v.index + 1} of ${check.actions}, ` }), formEl(v.action)));
     card.append(el("p", {}, el("span", { class: "rule", text: `rule ${v.rule}` }), ": ", el("span", { class: "message", text: v.message })));
+    if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: "What the rule checks: " }), v.where.checks));
     card.append(el("p", { class: "hint", text: "Where the rule is written:" }), sourcesEl(v.where));
-    const alts = el("div", { class: "buttons", role: "group", "aria-label": "Legal instead" });
-    for (const form of v.legal) alts.append(actionButton(form, () => replaceLast(form)));
-    card.append(el("p", { class: "hint", text: v.legal.length ? "Legal instead:" : "Nothing else was legal with known cards." }), alts);
+    const alts = el("ul", { class: "alternatives", "aria-label": "What could have been played" });
+    for (const form of v.legal) alts.append(el("li", {}, formEl(form)));
+    card.append(el("h3", { text: v.legal.length ? "What could have been played" : "Nothing else was legal with known cards." }));
+    if (v.legal.length) card.append(alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: `and ${v.legal_hidden} more with cards hidden from ${page.viewer}` }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: `and ${v.with_unseen} more with a card nobody has seen` }));
     if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? `${v.unplayable}: play stops here.` : `The table: ${v.table}. Play goes on.` }));
-    if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
-      const choices = el("div", { class: "buttons" });
-      choices.append(el("button", { type: "button", text: "Take it back", onclick: takeBack }));
-      choices.append(el("button", { type: "button", text: "Let it stand", onclick: letItStand }));
-      card.append(choices);
-    }
     box.append(card);
+    if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
+      // the decisions, apart from the ruling: each keeps the disputed action in the record, marked
+      const decide = el("div", { class: "decide", role: "group", "aria-labelledby": "decide-title" });
+      decide.append(el("h3", { id: "decide-title", text: "What does the table do?" }));
+      const choices = el("div", { class: "buttons" });
+      choices.append(el("button", { type: "button", class: "decision", text: "Take it back", onclick: takeBack }));
+      choices.append(el("button", { type: "button", class: "decision", text: "Let it stand", onclick: letItStand }));
+      for (const form of v.legal) {
+        const text = formText(form);
+        choices.append(el("button", { type: "button", class: "decision", "aria-label": `Take it back and play ${text}`, onclick: () => takeBackAndPlay(form) },
+          "Take it back and play ", formEl(form)));
+      }
+      decide.append(choices);
+      box.append(decide);
+    }
   }
   const notes = step ? step.notes : [];
   const undetermined = page.pos === r.steps.length ? check.undetermined : notes;
   for (const n of undetermined) {
     box.append(el("p", { class: "undetermined" },
-      el("strong", { text: `? undetermined${n.index === null ? "" : ` at action ${n.index}`}` }),
+      el("strong", { text: `? undetermined${n.index === null ? "" : ` at action ${n.index + 1}`}` }),
       ` · rule ${n.rule}: ${n.message}`));
   }
   if (page.pos === r.steps.length && check.violations.some((x) => x.index === null)) {
@@ -295,6 +354,13 @@ function actionButton(form, onclick) {
   return el("button", { type: "button", class: "act", "aria-label": text, text: pretty(text), onclick });
 }
 
+function later() {
+  // how many recorded actions come after the position shown
+  const r = page.result;
+  const index = page.pos === 0 ? 0 : r.steps[page.pos - 1].index + 1;
+  return page.record.actions.length - index;
+}
+
 function drawMoves() {
   const r = page.result;
   const atEnd = page.pos === r.steps.length;
@@ -304,7 +370,8 @@ function drawMoves() {
   $("else").hidden = !atEnd || !r.next;
   if (!atEnd) {
     $("else-hand").replaceChildren();
-    legal.append(el("button", { type: "button", text: "Play on from here", onclick: playFromHere }));
+    const n = later();
+    legal.append(el("button", { type: "button", text: `Play on from here (sets aside ${n} later action${n === 1 ? "" : "s"}; Undo restores them)`, onclick: playFromHere }));
     return;
   }
   const next = r.next;
@@ -315,20 +382,31 @@ function drawMoves() {
     const shown = deals.length > 4 ? next.legal.filter((f) => typeof f === "string" || deals.indexOf(f) < 3) : next.legal;
     for (const form of shown) legal.append(actionButton(form, () => play(form)));
     if (shown.length < next.legal.length) {
-      legal.append(el("p", { class: "hint", text: `… and ${next.legal.length - shown.length} more ways to deal` }));
+      legal.append(el("p", { class: "hint", text: `… and ${next.legal.length - shown.length} more ways to deal (Something else: deal)` }));
     }
     if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? "The game is over." : "No legal action with known cards." }));
   }
   const who = $("else-player");
   const movers = next ? next.to_move : [];
+  const kept = who.value;
   who.replaceChildren(...r.players.map((n) => el("option", { value: n, text: n })));
   if (movers.length) who.value = movers[0];
+  else if (r.players.includes(kept)) who.value = kept;
+  const act = $("else-act");
+  const keptAct = act.value;
+  const acts = ACTS.filter((a) => (r.acts || []).includes(a));
+  act.replaceChildren(...acts.map((a) => el("option", { value: a, text: a })));
+  if ((r.acts || []).includes(keptAct)) act.value = keptAct;
   drawElseHand();
 }
 
 function drawElseHand() {
   const box = $("else-hand");
   box.replaceChildren();
+  const dealing = $("else-act").value === "deal";
+  $("else-cards").placeholder = dealing ? "each receiver and cards: Anna:2H Bo:5C,3D" : "rank then suit of each card, with spaces";
+  $("else-cards-label").textContent = dealing ? "Who gets which cards (receiver:cards, with spaces between receivers)" : "Cards (tap above, or type)";
+  if (dealing) return;
   const t = tableAt(page.result.steps.length);
   const seat = t.seats.find((s) => s.name === $("else-player").value);
   for (const code of (seat && seat.cards) || []) {
@@ -337,9 +415,18 @@ function drawElseHand() {
       b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
       const picked = [...box.querySelectorAll("[aria-pressed=true]")].map((x) => x.getAttribute("aria-label"));
       $("else-cards").value = picked.join(" ");
+      clearFault($("else-cards"));
     });
     box.append(b);
   }
+}
+
+function narration(pos) {
+  const r = page.result;
+  const total = r.check.actions; // the record's actions (a one-player file holds no record)
+  if (pos === 0) return `At the start · ${total} action${total === 1 ? "" : "s"} recorded`;
+  const s = r.steps[pos - 1];
+  return `Action ${s.index + 1} of ${total}: ${pretty(s.words)}`;
 }
 
 function drawSteps() {
@@ -349,24 +436,25 @@ function drawSteps() {
   r.steps.forEach((s, i) => {
     // one player's view lists only what has happened so far: later plays would show the hands
     if (page.viewer && i >= page.pos) return;
-    const item = el("li", { value: String(s.index) });
-    const words = s.words;
-    const b = el("button", { type: "button", class: "step", text: `${s.index}. ${pretty(words)}`, onclick: () => go(i + 1) });
+    const item = el("li", { value: String(s.index + 1) });
+    const b = el("button", { type: "button", class: "step", text: `${s.index + 1}. ${pretty(s.words)}`, onclick: () => go(i + 1) });
     if (violationOf(s)) b.classList.add("bad");
     if (i + 1 === page.pos) b.setAttribute("aria-current", "step");
     item.append(b);
     if (s.events.length) item.append(el("span", { class: "events", text: ` → ${s.events.join("; ")}` }));
     list.append(item);
   });
-  // the action's own number (as the list and the ruling give it), and where the step is
-  // among those replayed: a replay that stops at an illegal action has fewer steps than
-  // the record has actions
-  $("where").textContent = page.pos === 0
-    ? "At the start"
-    : `After action ${r.steps[page.pos - 1].index} · step ${page.pos} of ${r.steps.length}`;
+  // one count for every place: action k of n, from 1, as the list numbers them
+  $("where").textContent = narration(page.pos);
   $("first").disabled = $("back").disabled = page.pos === 0;
   $("forward").disabled = $("last").disabled = page.pos === r.steps.length;
   $("to-violation").disabled = firstBad() < 0;
+}
+
+function drawUndo() {
+  const last = page.undo[page.undo.length - 1];
+  $("undo").hidden = !last || Boolean(EMBEDDED);
+  $("undo").textContent = last ? `Undo: ${last.what}` : "Undo";
 }
 
 function draw() {
@@ -374,23 +462,89 @@ function draw() {
   drawRuling();
   drawMoves();
   drawSteps();
+  drawUndo();
   if (page.lastTapAt !== null) {
     document.body.dataset.rulingMs = String(Math.round((performance.now() - page.lastTapAt) * 10) / 10);
     page.lastTapAt = null;
   }
 }
 
+// --- the address and Recent: what is on screen is in the address and on the phone ----
+
+function titleOf(record) {
+  const n = (record.actions || []).length;
+  const games = record.games ? `${record.games.length} games` : `${n} action${n === 1 ? "" : "s"}`;
+  return `${record.variant || "?"} · ${(record.players || []).join(" ")} · ${games}`;
+}
+
+function recent() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(RECENT) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
+}
+
+function keepRecent(list) {
+  try {
+    localStorage.setItem(RECENT, JSON.stringify(list.slice(0, RECENT_KEPT)));
+  } catch {
+    // a phone with storage switched off keeps nothing; the address still holds the record
+  }
+}
+
+async function remember() {
+  // the address's #record= is the record shown; the dispute goes to the top of Recent
+  if (EMBEDDED) return;
+  const whole = page.session ? page.session.record : page.record;
+  const code = await encodeRecord(whole);
+  const game = page.session ? `&game=${page.session.game + 1}` : "";
+  if (!page.dispute) page.dispute = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  // the dispute's key rides in the history entry: a reload goes on with the same Recent line
+  history.replaceState({ dispute: page.dispute }, "", `${location.pathname}#record=${code}${game}`);
+  if ($("link").hidden === false) $("link").value = location.href;
+  $("qr").replaceChildren();
+  $("shared").textContent = "";
+  const entry = { id: page.dispute, hash: location.hash, title: titleOf(whole), at: new Date().toISOString() };
+  keepRecent([entry, ...recent().filter((e) => e.id !== page.dispute)]);
+}
+
+function drawRecent() {
+  const list = $("recent");
+  const kept = recent();
+  $("recent-box").hidden = !kept.length;
+  list.replaceChildren(...kept.map((entry) => {
+    const when = entry.at ? new Date(entry.at).toLocaleString() : "";
+    const open = el("button", { type: "button", class: "open-recent", onclick: () => openRecent(entry) },
+      el("span", { text: entry.title }), el("span", { class: "dim", text: when }));
+    const drop = el("button", { type: "button", class: "drop", "aria-label": `Delete ${entry.title}`, text: "✕",
+      onclick: () => { keepRecent(recent().filter((e) => e.id !== entry.id)); drawRecent(); } });
+    return el("li", {}, open, drop);
+  }));
+}
+
+async function openRecent(entry) {
+  page.dispute = entry.id;
+  history.replaceState({ dispute: entry.id }, "", `${location.pathname}${entry.hash}`);
+  await openHash();
+}
+
 // --- acting on the record ---------------------------------------------------------------
 
-async function load(record, where = "end") {
-  showError("");
+async function load(record, where = "end", anchor = null) {
+  // the ruling for ``record``; an error stands beside ``anchor`` (the control tapped)
+  clearFaults();
   try {
     page.result = await rule(record, page.viewer);
   } catch (err) {
-    showError(err.message);
+    const control = typeof anchor === "function" ? anchor(err.message) : anchor;
+    if (control) fault(control, err.message);
+    else showError(err.message);
     return false;
   }
   page.record = record;
+  page.acts = page.result.acts || [];
   const steps = page.result.steps;
   const bad = firstBad();
   page.pos = where === "violation" && bad >= 0 ? bad + 1 : where === "start" ? 0 : steps.length;
@@ -399,6 +553,7 @@ async function load(record, where = "end") {
   const views = EMBEDDED ? Object.keys(embedded().views) : ["", ...page.result.players];
   viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || "everyone (all hands)" })));
   viewer.value = page.viewer;
+  await remember(); // the address first: whatever is drawn is already in it
   screen("table");
   draw();
   return true;
@@ -408,15 +563,34 @@ function withActions(actions) {
   return { ...page.record, actions };
 }
 
-async function play(form) {
-  page.lastTapAt = performance.now();
-  await load(withActions([...page.record.actions, form]));
+async function change(record, what, anchor = null, where = "end") {
+  // every change can be undone: the record (and session) before it is kept
+  const before = { record: page.record, session: page.session, pos: page.pos, what };
+  if (page.session) page.session = null; // a changed game is a dispute of its own
+  if (await load(record, where, anchor)) {
+    page.undo.push(before);
+    drawUndo();
+    return true;
+  }
+  page.session = before.session;
+  return false;
 }
 
-async function replaceLast(form) {
+async function undo() {
+  const last = page.undo.pop();
+  if (!last) return;
+  page.session = last.session;
+  if (await load(last.record, "end", $("undo"))) {
+    go(last.pos);
+    $("undo-about").textContent = `Undone: ${last.what}`;
+  } else page.undo.push(last);
+  drawUndo();
+}
+
+async function play(form, anchor = null) {
   page.lastTapAt = performance.now();
-  const kept = page.record.actions.slice(0, page.result.steps[page.pos - 1].index);
-  await load(withActions([...kept, form]));
+  $("undo-about").textContent = "";
+  return change(withActions([...page.record.actions, form]), formText(form), anchor || $("legal"));
 }
 
 // What the table did about an irregular action: the record keeps it, marked (the record
@@ -426,27 +600,107 @@ function marked(form, mark) {
   return { ...form, table: mark };
 }
 
-async function markLast(mark) {
+function markedLast(mark) {
   const actions = page.record.actions;
-  await load(withActions([...actions.slice(0, -1), marked(actions[actions.length - 1], mark)]));
+  return [...actions.slice(0, -1), marked(actions[actions.length - 1], mark)];
 }
 
 async function takeBack() {
-  await markLast("taken back");
+  await change(withActions(markedLast("taken back")), "Take it back", $("ruling"));
 }
 
 async function letItStand() {
-  await markLast("stands");
+  await change(withActions(markedLast("stands")), "Let it stand", $("ruling"));
+}
+
+async function takeBackAndPlay(form) {
+  page.lastTapAt = performance.now();
+  const text = formText(form);
+  await change(withActions([...markedLast("taken back"), form]), `Take it back and play ${text}`, $("ruling"));
 }
 
 async function playFromHere() {
-  const index = page.pos === 0 ? 0 : page.result.steps[page.pos - 1].index + 1;
-  await load(withActions(page.record.actions.slice(0, index)));
+  const n = later();
+  const index = page.record.actions.length - n;
+  if (await change(withActions(page.record.actions.slice(0, index)), `Play on from here (${n} later set aside)`, $("legal"))) {
+    $("undo-about").textContent = `${n} later action${n === 1 ? "" : "s"} set aside; Undo restores ${n === 1 ? "it" : "them"}.`;
+  }
 }
 
 function go(pos) {
+  // stepping never scrolls the page: the table and the step controls stay where they are
   page.pos = Math.max(0, Math.min(pos, page.result.steps.length));
   draw();
+}
+
+// --- Something else: an action typed or tapped by hand -----------------------------------
+
+const CARD_TEXT = /^(10|[2-9TJQKA])([SHDC♠♥♦♣])$/i;
+
+function distance(a, b) {
+  const row = [...Array(b.length + 1).keys()];
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = kept;
+    }
+  }
+  return row[b.length];
+}
+
+function nearestCards(word, among) {
+  // the cards one typing slip from ``word`` (the hand's first), as the eye reads them
+  const typed = word.toUpperCase().replace(/^10/, "T");
+  const fromHand = among.length ? nearestCards(word, []).filter((c) => among.some((h) => pretty(`x x ${h}`).slice(4) === c)) : [];
+  if (fromHand.length) return fromHand;
+  const scored = PACK.map((c) => [distance(typed, c), distance(typed, [...c].reverse().join("")) + 0.5, c])
+    .map(([a, b, c]) => [Math.min(a, b), c]).sort((x, y) => x[0] - y[0]);
+  const best = scored.length ? scored[0][0] : 9;
+  return scored.filter(([d]) => d === best && d <= 1).slice(0, 4).map(([, c]) => pretty(`x x ${c}`).slice(4));
+}
+
+function cardFault(word, hand) {
+  const near = nearestCards(word, hand);
+  const guess = near.length ? `; did you mean ${near.join(" or ")}?` : "";
+  return `'${word}' is not a card: a card is its rank (2-10, J, Q, K, A) then its suit (S, H, D, C), as KD or 10H${guess}`;
+}
+
+function typedAction() {
+  // the action in record notation, or an Error naming what to fix (the typed text stays)
+  const player = $("else-player").value;
+  const act = $("else-act").value;
+  const text = $("else-cards").value.trim();
+  if (act === "deal") {
+    if (!text) throw new Error("type who gets which cards, as Anna:2H Bo:5C,3D");
+    const parts = text.split(/\s+/).map((part) => {
+      const [who, cards = ""] = part.split(":");
+      for (const c of cards.split(",").filter(Boolean)) if (!CARD_TEXT.test(c)) throw new Error(cardFault(c, []));
+      return `${who}:${cards.toUpperCase()}`;
+    });
+    return `${player} deal ${parts.join(" ")}`;
+  }
+  const words = text.split(/\s+/).filter(Boolean);
+  const seat = tableAt(page.result.steps.length).seats.find((s) => s.name === player);
+  for (const w of words) if (!CARD_TEXT.test(w)) throw new Error(cardFault(w, (seat && seat.cards) || []));
+  if (["play", "sluff", "exchange", "set_aside"].includes(act) && !words.length) {
+    throw new Error(`tap or type the cards ${player} ${act === "play" ? "plays" : `uses to ${act.replace("_", " ")}`}`);
+  }
+  return [player, act, ...words.map((w) => w.toUpperCase())].join(" ");
+}
+
+async function enterTyped() {
+  const box = $("else-cards");
+  let form;
+  try {
+    form = typedAction();
+  } catch (err) {
+    fault(box, err.message);
+    return;
+  }
+  if (await play(form, box)) box.value = "";
 }
 
 // --- the new-dispute form ---------------------------------------------------------------
@@ -461,6 +715,12 @@ function fromWhere() {
 
 function chosenVariant() {
   return page.variants.find((v) => v.name === $("variant").value);
+}
+
+function decks() {
+  const typed = page.rules.find((o) => o.name === "decks");
+  const control = typed && $(`rule-${typed.name}`);
+  return Number(control ? control.value : chosenVariant()?.decks || 1) || 1;
 }
 
 function targets() {
@@ -498,18 +758,115 @@ function refreshForm() {
   drawPack();
 }
 
+// --- house rules: each option of the variant as a switch or a choice -------------------
+
+function choicesOf(allowed) {
+  return allowed.split(" | ").map((x) => x.trim());
+}
+
+async function loadRules() {
+  const name = $("variant").value;
+  const box = $("rule-switches");
+  if (!name) return;
+  let about;
+  try {
+    about = await api(`/api/variants/${encodeURIComponent(name)}`);
+  } catch (err) {
+    fault($("variant"), err.message);
+    return;
+  }
+  if ($("variant").value !== name) return; // another variant was chosen meanwhile
+  page.rules = about.options.filter((o) => !["min_players", "max_players"].includes(o.name));
+  page.byPlayers = about.by_players;
+  box.replaceChildren();
+  for (const o of page.rules) {
+    const id = `rule-${o.name}`;
+    const row = el("div", { class: "rule-option" });
+    let control;
+    if (o.allowed === "bool") {
+      control = el("input", { type: "checkbox", role: "switch", id, "aria-describedby": `${id}-about` });
+      control.checked = Boolean(o.value);
+      row.append(el("label", { class: "choice switch", for: id }, control, ` ${o.name}`));
+    } else if (o.allowed === "int") {
+      control = el("input", { type: "number", id, inputmode: "numeric", "aria-describedby": `${id}-about` });
+      control.value = String(o.value);
+      row.append(el("label", { for: id, text: o.name }), control);
+    } else {
+      control = el("select", { id, "aria-describedby": `${id}-about` },
+        ...choicesOf(o.allowed).map((c) => el("option", { value: c, text: c })));
+      control.value = String(o.value);
+      row.append(el("label", { for: id, text: o.name }), control);
+    }
+    control.addEventListener("change", () => {
+      control.dataset.touched = "true"; // the table's own choice: the player count no longer sets it
+      if (o.name === "decks") drawPack();
+    });
+    // one line under the control; the rest (each choice, every source) one tap away
+    const cut = o.description.indexOf(". ");
+    const line = cut < 0 ? o.description : o.description.slice(0, cut + 1);
+    const rest = (cut < 0 ? "" : o.description.slice(cut + 2)) + (o.cited ? ` (${o.cited})` : "");
+    row.append(el("p", { class: "hint", id: `${id}-about`, text: line }));
+    if (rest.trim()) row.append(el("details", { class: "more" }, el("summary", { text: "More: each choice, and its source" }), el("p", { class: "hint", text: rest.trim() })));
+    box.append(row);
+  }
+  showRuleDefaults();
+}
+
+function showRuleDefaults() {
+  // the variant's value of each option for this many players (the Goat: two packs from
+  // seven), on every control the table has not changed itself
+  const n = players().length;
+  const values = Object.fromEntries(page.rules.map((o) => [o.name, o.value]));
+  for (const { players: [low, high], changes } of page.byPlayers || []) {
+    if (n >= low && n <= high) Object.assign(values, changes);
+  }
+  for (const o of page.rules) {
+    const control = $(`rule-${o.name}`);
+    if (!control || control.dataset.touched) continue;
+    if (control.type === "checkbox") control.checked = Boolean(values[o.name]);
+    else control.value = String(values[o.name]);
+    control.dataset.shown = control.type === "checkbox" ? String(control.checked) : control.value;
+  }
+  drawPack();
+}
+
+function ruleChanges() {
+  // the options the table changed from the variant's, typed as the schema says
+  const out = {};
+  for (const o of page.rules) {
+    const control = $(`rule-${o.name}`);
+    if (!control) continue;
+    const now = control.type === "checkbox" ? String(control.checked) : control.value;
+    if (now === control.dataset.shown) continue;
+    if (control.type === "checkbox") out[o.name] = control.checked;
+    else if (control.type === "number" || typeof o.value === "number") out[o.name] = Number(now);
+    else out[o.name] = now;
+  }
+  return out;
+}
+
+// --- the pack grid: as many of each card as the packs hold ----------------------------
+
+function packCards() {
+  const n = decks();
+  return PACK.flatMap((code) => Array.from({ length: n }, (_, copy) => ({ code, key: `${code}/${copy}`, copy })));
+}
+
 function drawPack() {
   const pack = $("pack");
   pack.replaceChildren();
-  for (const code of PACK) {
-    const owner = page.placing[code];
-    const label = owner ? `${code} (${owner.replace(/^\w+:/, "")})` : code;
-    const b = el("button", { type: "button", class: "pick", "aria-label": code, "aria-pressed": owner ? "true" : "false", title: label }, cardEl(code));
+  const n = decks();
+  for (const { code, key, copy } of packCards()) {
+    const owner = page.placing[key];
+    const name = n > 1 ? `${code} (pack ${copy + 1})` : code;
+    const label = owner ? `${name} (${owner.replace(/^\w+:/, "")})` : name;
+    const b = el("button", { type: "button", class: "pick", "aria-label": name, "aria-pressed": owner ? "true" : "false", title: label }, cardEl(code));
     if (owner) b.append(el("span", { class: "owner", text: owner.startsWith("stock") ? "stock" : owner.replace(/^\w+:/, "").slice(0, 4) }));
     b.addEventListener("click", () => {
       const target = $("target").value;
-      if (page.placing[code] === target) delete page.placing[code];
-      else page.placing[code] = target;
+      if (page.placing[key] === target) delete page.placing[key];
+      else page.placing[key] = target;
+      clearFault(pack);
       drawPack();
     });
     pack.append(b);
@@ -519,28 +876,51 @@ function drawPack() {
 }
 
 function placed(key) {
-  return PACK.filter((c) => page.placing[c] === key);
+  return packCards().filter((c) => page.placing[c.key] === key).map((c) => c.code);
 }
 
 function withUnseen(key) {
   return [...placed(key), ...Array(page.unseen?.[key] || 0).fill("??")];
 }
 
+class FormFault extends Error {
+  constructor(control, message) {
+    super(message);
+    this.control = control;
+  }
+}
+
 function newRecord() {
   const names = players();
-  const record = { format: "skitgubbe-record/1", variant: $("variant").value, players: names };
-  const options = $("options").value.trim();
-  if (options) {
-    try {
-      record.options = JSON.parse(options);
-    } catch (err) {
-      throw new Error(`options: not JSON: ${err.message}`);
-    }
+  const v = chosenVariant();
+  if (v && (names.length < v.min_players || names.length > v.max_players)) {
+    const said = names.length ? `; ${names.length} ${names.length === 1 ? "is" : "are"} typed` : "";
+    throw new FormFault($("players"), `type the players' names, ${v.min_players} to ${v.max_players} for ${v.name}, with spaces between${said}`);
   }
+  if (new Set(names).size !== names.length) throw new FormFault($("players"), "two players have the same name: give each a name of their own");
+  const record = { format: "skitgubbe-record/1", variant: $("variant").value, players: names };
+  const options = ruleChanges();
+  const typed = $("options").value.trim();
+  if (typed) {
+    let parsed;
+    try {
+      parsed = JSON.parse(typed);
+    } catch {
+      $("house-rules").open = $("advanced").open = true;
+      throw new FormFault($("options"), "the house rules box takes JSON, as {\"compulsory_ties\": true} (true and false without quotes, names in double quotes); or use the switches above");
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      $("house-rules").open = $("advanced").open = true;
+      throw new FormFault($("options"), "the house rules box takes one object in braces, as {\"compulsory_ties\": true}");
+    }
+    Object.assign(options, parsed);
+  }
+  if (Object.keys(options).length) record.options = options;
   const where = fromWhere();
   if (where === "deck") {
     record.dealer = $("dealer").value;
     record.deck = $("deck").value.trim();
+    if (!record.deck) throw new FormFault($("deck"), "tap Deal at random, or type the deck: each card's rank and suit with spaces, first card dealt first");
   } else {
     const hands = Object.fromEntries(names.map((n) => [n, withUnseen(`hand:${n}`)]));
     const start = { phase: Number(where), leader: $("leader").value, hands };
@@ -558,9 +938,46 @@ function newRecord() {
   return record;
 }
 
+function controlFor(message) {
+  // where a server's error about a new record belongs on the form
+  if (/^(options|rule|house)/.test(message)) {
+    $("house-rules").open = $("advanced").open = true;
+    return $("options");
+  }
+  if (/^players/.test(message)) return $("players");
+  if (/^deck/.test(message)) return $("deck");
+  if (/^dealer/.test(message)) return $("dealer");
+  if (/^start\.(hands|stock|piles)/.test(message)) return $("pack");
+  if (/^start\.leader/.test(message)) return $("leader");
+  if (/^start\.trump_card/.test(message)) return $("trump-card");
+  return $("begin");
+}
+
+async function begin() {
+  page.viewer = "";
+  clearFaults();
+  let record;
+  try {
+    record = newRecord();
+  } catch (err) {
+    fault(err.control || $("begin"), err.message);
+    return;
+  }
+  startDispute();
+  await load(record, "end", controlFor);
+}
+
+function startDispute() {
+  page.dispute = null;
+  page.undo = [];
+  page.session = null;
+  $("session").hidden = true;
+  $("undo-about").textContent = "";
+  $("link").hidden = true;
+}
+
 function shuffle() {
-  const decks = chosenVariant()?.decks || 1;
-  const cards = Array(decks).fill(PACK).flat();
+  const cards = Array(decks()).fill(PACK).flat();
   const random = new Uint32Array(cards.length);
   crypto.getRandomValues(random);
   for (let i = cards.length - 1; i > 0; i--) {
@@ -568,50 +985,202 @@ function shuffle() {
     [cards[i], cards[j]] = [cards[j], cards[i]];
   }
   $("deck").value = cards.join(" ");
+  clearFault($("deck"));
 }
 
-// --- opening a record ---------------------------------------------------------------------
+// --- opening a record, a session, a sample ---------------------------------------------------
+
+async function openRecord(record, anchor, game = 0, where = "violation") {
+  // a record is replayed; a session shows its games and replays the one picked
+  if (record && typeof record === "object" && Array.isArray(record.games)) {
+    let data;
+    try {
+      data = await api("/api/session", record);
+    } catch (err) {
+      if (anchor) fault(anchor, err.message);
+      else showError(err.message);
+      return false;
+    }
+    const k = Math.max(0, Math.min(game, data.games.length - 1));
+    page.session = { record, data, game: k };
+    drawSession();
+    return load(data.games[k], where, anchor);
+  }
+  page.session = null;
+  $("session").hidden = true;
+  return load(record, where, anchor);
+}
+
+function drawSession() {
+  const s = page.session;
+  $("session").hidden = !s;
+  if (!s) return;
+  const check = s.data.check;
+  const scores = check.scores ? Object.entries(check.scores).map(([n, p]) => `${n} ${p}`).join(", ") : "not scored";
+  $("session-about").textContent = `Session of ${s.data.games.length} games · ${check.variant} · ${check.status} · score: ${scores}`;
+  const list = $("session-games");
+  list.replaceChildren(...check.games.map((g, k) => {
+    const result = g.status === "illegal" ? "✗ illegal" : g.finished ? `${g.losers.length ? g.losers.join(" and ") : "nobody"} lost` : g.status;
+    const b = el("button", { type: "button", class: "step", text: `Game ${k + 1}: ${result}`, onclick: () => pickGame(k) });
+    if (k === s.game) b.setAttribute("aria-current", "step");
+    if (g.status === "illegal") b.classList.add("bad");
+    return el("li", {}, b);
+  }));
+  $("game").replaceChildren(...s.data.games.map((_, k) => el("option", { value: String(k), text: `Game ${k + 1}` })));
+  $("game").value = String(s.game);
+}
+
+async function pickGame(k) {
+  const s = page.session;
+  if (!s) return;
+  s.game = k;
+  drawSession();
+  page.undo = [];
+  await load(s.data.games[k], "violation", $("game"));
+}
 
 async function openText(text) {
   let record;
   try {
     record = JSON.parse(text);
   } catch (err) {
-    showError(`not JSON: ${err.message}`);
+    fault($("paste"), `not JSON: ${err.message}`);
     return;
   }
-  await load(record, "violation");
+  page.viewer = "";
+  startDispute();
+  await openRecord(record, $("paste"));
 }
 
 async function openHash() {
-  const match = /^#record=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  const match = /^#record=([A-Za-z0-9_-]+)(?:&game=(\d+))?$/.exec(location.hash);
   if (!match) return false;
+  let record;
   try {
-    page.viewer = "";
-    await load(await decodeRecord(match[1]), "violation");
+    record = await decodeRecord(match[1]);
   } catch (err) {
     showError(`the link holds no readable record: ${err.message}`);
+    return true;
   }
+  const kept = page.dispute || history.state?.dispute || null;
+  page.viewer = "";
+  startDispute();
+  page.dispute = kept;
+  await openRecord(record, null, match[2] ? Number(match[2]) - 1 : 0);
   return true;
 }
 
+async function drawSamples() {
+  const list = $("samples");
+  if (list.children.length) return;
+  let all;
+  try {
+    all = await api("/api/samples");
+  } catch (err) {
+    fault($("samples"), err.message);
+    return;
+  }
+  list.replaceChildren(...all.map((s) => {
+    const b = el("button", { type: "button", class: "open-recent", "aria-label": s.name, onclick: () => openSample(s.name, b) },
+      el("span", { class: "sample-name", text: s.name }),
+      el("span", { class: "dim", text: `${s.session ? "session · " : ""}${s.variant} · ${s.players.length} players${s.title ? ` · ${s.title}` : ""}` }));
+    return el("li", {}, b);
+  }));
+}
+
+async function openSample(name, anchor) {
+  let record;
+  try {
+    record = await api(`/api/samples/${encodeURIComponent(name)}`);
+  } catch (err) {
+    fault(anchor, err.message);
+    return;
+  }
+  page.viewer = "";
+  startDispute();
+  await openRecord(record, anchor);
+}
+
+// --- sharing at the table -------------------------------------------------------------------
+
+function fileName() {
+  const r = page.session ? page.session.record : page.record;
+  const day = new Date().toISOString().slice(0, 10);
+  const names = (r.players || []).join("-");
+  return `${r.variant || "record"}-${names}-${day}`.replace(/[^A-Za-z0-9._-]+/g, "_") + ".json";
+}
+
+async function drawQr(url) {
+  const box = $("qr");
+  box.replaceChildren();
+  let qrcode;
+  try {
+    ({ qrcode } = await import("./qrcode.mjs"));
+  } catch (err) {
+    box.append(el("p", { class: "hint", text: `no QR code: ${err.message}` }));
+    return;
+  }
+  const code = qrcode(0, "L");
+  try {
+    code.addData(url);
+    code.make();
+  } catch {
+    box.append(el("p", { class: "hint", text: `The link is too long for a QR code (${url.length} characters): send it instead.` }));
+    return;
+  }
+  const n = code.getModuleCount();
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const side = n + 8; // four modules of quiet zone each side
+  svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "QR code of the link to this record: scan it with another phone");
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const back = document.createElementNS(NS, "rect");
+  back.setAttribute("width", String(side));
+  back.setAttribute("height", String(side));
+  back.setAttribute("fill", "#ffffff");
+  let d = "";
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (code.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  const dots = document.createElementNS(NS, "path");
+  dots.setAttribute("d", d);
+  dots.setAttribute("fill", "#000000");
+  svg.append(back, dots);
+  box.append(svg);
+}
+
 async function copyLink() {
-  const url = `${location.origin}${location.pathname}#record=${await encodeRecord(page.record)}`;
-  history.replaceState(null, "", url);
+  await remember();
+  const url = location.href;
   const box = $("link");
   box.value = url;
   box.hidden = false;
   try {
     await navigator.clipboard.writeText(url);
-    showError("");
+    $("shared").textContent = "Copied: the link is on the clipboard.";
   } catch {
     box.select();
+    $("shared").textContent = "Selected: copy the link from the box.";
   }
+  await drawQr(url);
+}
+
+async function share() {
+  await remember();
+  const url = location.href;
+  try {
+    await navigator.share({ title: `Skitgubbe ruling · ${titleOf(page.record)}`, url });
+    $("shared").textContent = "Shared.";
+  } catch (err) {
+    if (err.name !== "AbortError") $("shared").textContent = `Not shared: ${err.message}`;
+  }
+  await drawQr(url);
 }
 
 function download() {
-  const blob = new Blob([JSON.stringify(page.record, null, 2) + "\n"], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: "record.json" });
+  const whole = page.session ? page.session.record : page.record;
+  const blob = new Blob([JSON.stringify(whole, null, 2) + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: fileName() });
   document.body.append(a);
   a.click();
   a.remove();
@@ -620,9 +1189,20 @@ function download() {
 // --- wiring ---------------------------------------------------------------------------------
 
 async function start() {
-  $("go-new").addEventListener("click", () => { showError(""); screen("new"); refreshForm(); });
-  $("go-open").addEventListener("click", () => { showError(""); screen("open"); });
-  for (const id of ["variant", "players"]) $(id).addEventListener("input", refreshForm);
+  $("go-new").addEventListener("click", () => {
+    clearFaults();
+    startDispute();
+    history.replaceState(null, "", location.pathname); // a new dispute: no record in the address
+    screen("new");
+    refreshForm();
+    drawRecent();
+  });
+  $("go-open").addEventListener("click", () => { clearFaults(); screen("open"); });
+  $("go-samples").addEventListener("click", () => { clearFaults(); screen("samples"); drawSamples(); });
+  $("variant").addEventListener("input", () => { refreshForm(); loadRules(); });
+  $("players").addEventListener("input", () => { clearFault($("players")); refreshForm(); showRuleDefaults(); });
+  $("options").addEventListener("input", () => clearFault($("options")));
+  $("deck").addEventListener("input", () => clearFault($("deck")));
   for (const radio of document.querySelectorAll("input[name=from]")) radio.addEventListener("change", refreshForm);
   $("target").addEventListener("change", refreshForm);
   $("unseen").addEventListener("input", () => {
@@ -630,17 +1210,7 @@ async function start() {
     drawPack();
   });
   $("shuffle").addEventListener("click", shuffle);
-  $("begin").addEventListener("click", () => {
-    page.viewer = "";
-    let record;
-    try {
-      record = newRecord();
-    } catch (err) {
-      showError(err.message);
-      return;
-    }
-    load(record);
-  });
+  $("begin").addEventListener("click", begin);
   $("open").addEventListener("click", () => openText($("paste").value));
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
@@ -649,26 +1219,28 @@ async function start() {
   $("viewer").addEventListener("change", async () => {
     page.viewer = $("viewer").value;
     const pos = page.pos;
-    if (await load(page.record)) go(pos);
+    if (await load(page.record, "end", $("viewer"))) go(pos);
   });
+  $("game").addEventListener("change", () => pickGame(Number($("game").value)));
   $("first").addEventListener("click", () => go(0));
   $("back").addEventListener("click", () => go(page.pos - 1));
   $("forward").addEventListener("click", () => go(page.pos + 1));
   $("last").addEventListener("click", () => go(page.result.steps.length));
   $("to-violation").addEventListener("click", () => go(firstBad() + 1));
   $("else-player").addEventListener("change", drawElseHand);
-  $("else-go").addEventListener("click", () => {
-    const cards = $("else-cards").value.trim().toUpperCase();
-    $("else-cards").value = "";
-    play([$("else-player").value, $("else-act").value, cards].filter(Boolean).join(" "));
-  });
+  $("else-act").addEventListener("change", drawElseHand);
+  $("else-cards").addEventListener("input", () => clearFault($("else-cards")));
+  $("else-go").addEventListener("click", enterTyped);
+  $("undo").addEventListener("click", undo);
   $("copy-link").addEventListener("click", copyLink);
+  $("share").addEventListener("click", share);
+  $("share").hidden = typeof navigator.share !== "function";
   $("download").addEventListener("click", download);
-  window.addEventListener("hashchange", openHash);
+  window.addEventListener("hashchange", () => { page.dispute = null; openHash(); });
 
   if (EMBEDDED) {
     const data = embedded();
-    for (const id of ["go-new", "go-open", "copy-link"]) $(id).hidden = true;
+    for (const id of ["go-new", "go-open", "go-samples", "copy-link", "share"]) $(id).hidden = true;
     $("download").hidden = !data.record; // one player's view carries no record
     page.viewer = data.viewer;
     await load(data.record, data.at === null ? "violation" : data.at);
@@ -680,6 +1252,8 @@ async function start() {
     }
     $("variant").replaceChildren(...page.variants.map((v) => el("option", { value: v.name, text: `${v.name} — ${v.title}` })));
     refreshForm();
+    await loadRules();
+    drawRecent();
     if (!(await openHash())) screen("new");
   }
   document.body.dataset.ready = "true";
