@@ -20,6 +20,7 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
@@ -198,10 +199,14 @@ def legal_hint(source: Source | None, index: int, game: int | None = None) -> st
         source, game = source
     where = f" --at {index}" + (f" --game {game}" if game is not None else "")
     if source is None:
-        return f"'adjudicator legal FILE{where}' lists them"
+        return _("{command} lists them").format(command=f"'adjudicator legal FILE{where}'")
     if source == "-" or source.startswith("-:"):
-        return f"save the record as FILE: 'adjudicator legal FILE{where}' lists them"
-    return f"'adjudicator legal {_shell_word(source)}{where}' lists them"
+        return _("save the record as FILE: {command} lists them").format(
+            command=f"'adjudicator legal FILE{where}'"
+        )
+    return _("{command} lists them").format(
+        command=f"'adjudicator legal {_shell_word(source)}{where}'"
+    )
 
 
 def _shell_word(word: str) -> str:
@@ -232,37 +237,55 @@ def violation(
             out = Text()
             out.append_text(violation(_with_alternatives(v, kept), what, source=source))  # type: ignore[arg-type]
             out.append(
-                f"\n  and {hidden} more with {owner}'s cards (hidden from {viewer})",
+                "\n  "
+                + ngettext(
+                    "and {count} more with {owner}'s cards (hidden from {viewer})",
+                    "and {count} more with {owner}'s cards (hidden from {viewer})",
+                    hidden,
+                ).format(count=hidden, owner=owner, viewer=viewer),
                 style="dim",
             )
             return out
     lines = Text()
     if v.index is not None:
-        where = f"action {v.index}"
+        where = _("illegal action {number}").format(number=v.index)
     else:
-        where = "session" if v.rule.startswith("session.") else "result"
+        where = _("illegal session") if v.rule.startswith("session.") else _("illegal result")
     if v.game is not None:
-        where = f"game {v.game}, {where}"
-    lines.append(f"✗ illegal {where}", style="bold red")
+        where = _("game {number}, {what}").format(number=v.game, what=where)
+    lines.append(f"✗ {where}", style="bold red")
     if v.action:
         lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
         lines.append(f" ({v.table})", style="bold yellow")
-    lines.append(f"\n  rule {v.rule}: ", style="red")
+    lines.append("\n  " + _("rule {rule}:").format(rule=v.rule) + " ", style="red")
     lines.append(v.message, style="red")
     if v.unplayable is not None:
-        lines.append(f"\n  {v.unplayable}; the replay stops here", style="bold red")
+        lines.append(
+            "\n  " + _("{why}; the replay stops here").format(why=v.unplayable), style="bold red"
+        )
     if v.index is not None:
         hint = legal_hint(source, v.index, v.game)
         if v.with_unseen and not v.alternatives:
             lines.append(
-                f"\n  legal instead: only actions with a card nobody has seen "
-                f"({v.with_unseen}; {hint})"
+                "\n  "
+                + _(
+                    "legal instead: only actions with a card nobody has seen ({count}; {listing})"
+                ).format(count=v.with_unseen, listing=hint)
             )
         elif v.to_act is not None and v.player is not None:
-            lines.append(f"\n  legal instead: none, {v.player} had no legal {_act_word(v)} there")
+            lines.append(
+                "\n  "
+                + _("legal instead: none, {name} had no legal {act} there").format(
+                    name=v.player, act=_act_word(v)
+                )
+            )
             lines.append_text(
-                alternatives(listing.unique(v.alternatives), what, f"next, {v.to_act} to act")
+                alternatives(
+                    listing.unique(v.alternatives),
+                    what,
+                    _("next, {name} to act").format(name=v.to_act),
+                )
             )
             if v.with_unseen:
                 lines.append(
@@ -270,7 +293,9 @@ def violation(
                     style="dim",
                 )
         else:
-            lines.append_text(alternatives(listing.unique(v.alternatives), what, "legal instead"))
+            lines.append_text(
+                alternatives(listing.unique(v.alternatives), what, _("legal instead"))
+            )
             if v.with_unseen:
                 lines.append(
                     f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
@@ -287,7 +312,9 @@ def _cut(action: str) -> str:
     """An action as the verdict quotes it: whole, or cut short with its length said."""
     if len(action) <= QUOTED_ACTION:
         return action
-    return f"{action[:QUOTED_ACTION]}… ({len(action):,} characters)"
+    return f"{action[:QUOTED_ACTION]}… " + ngettext(
+        "({count:,} character)", "({count:,} characters)", len(action)
+    ).format(count=len(action))
 
 
 def _act_word(v: Violation) -> str:
@@ -297,7 +324,7 @@ def _act_word(v: Violation) -> str:
         rest = v.action[len(head) :].split()
         if rest and rest[0].replace("_", "").isalpha():
             return rest[0].lower().replace("_", " ")
-    return "action"
+    return _("action")
 
 
 def _with_alternatives(v: Violation, kept: list[listing.Form]) -> Violation:
@@ -314,7 +341,7 @@ def alternatives(forms: list[listing.Form], what: str = "", label: str = "legal"
     if plain:
         out.append(" " + ", ".join(plain))
     elif not deals:
-        out.append(" nothing")
+        out.append(" " + _("nothing"))
     for deal in deals:
         out.append(f"\n    {listing.show(deal)}")
     if more:
@@ -375,40 +402,62 @@ def verdict_line(file: str, report: Report) -> Text:
     """One line: file, status, and the outcome."""
     out = Text(f"{file}: ")
     if report.violations:
-        out.append("illegal", style="bold red")
+        out.append(_("illegal"), style="bold red")
     else:
-        out.append("legal", style="bold green")
+        out.append(_("legal"), style="bold green")
+    players = ngettext("{count} player", "{count} players", len(report.players))
+    applied = ngettext(
+        "{applied} of {actions} action applied",
+        "{applied} of {actions} actions applied",
+        report.actions,
+    )
     out.append(
-        f" · {report.variant}, {len(report.players)} players, "
-        f"{report.applied} of {report.actions} actions applied"
+        f" · {report.variant}, {players.format(count=len(report.players))}, "
+        + applied.format(applied=report.applied, actions=report.actions)
     )
     marked = [v for v in report.violations if v.table is not None]
     if marked:
         count = len(report.violations)
-        out.append(f" · {count} irregularit{'ies' if count > 1 else 'y'}", style="yellow")
-    played = " as played" if marked and report.followed else ""
+        irregular = ngettext("{count} irregularity", "{count} irregularities", count)
+        out.append(" · " + irregular.format(count=count), style="yellow")
+    as_played = marked and report.followed
     if report.finished:
         if len(report.losers) > 1:
-            out.append(f" · finished, losers {' and '.join(report.losers)}{played}")
+            names = _(" and ").join(report.losers)
+            text = (
+                _("finished, losers {names} as played")
+                if as_played
+                else _("finished, losers {names}")
+            )
         else:
-            out.append(f" · finished, loser {report.loser or 'nobody'}{played}")
+            names = report.loser or _("nobody")
+            text = (
+                _("finished, loser {names} as played")
+                if as_played
+                else _("finished, loser {names}")
+            )
+        out.append(" · " + text.format(names=names))
     elif report.stopped:
-        out.append(" · not followed to the end (it depends on unseen cards)")
+        out.append(" · " + _("not followed to the end (it depends on unseen cards)"))
     else:
-        out.append(" · not finished")
+        out.append(" · " + _("not finished"))
     if report.undetermined:
         count = len(report.undetermined)
-        out.append(f" · {count} check{'s' if count > 1 else ''} undetermined", style="yellow")
+        checks = ngettext("{count} check undetermined", "{count} checks undetermined", count)
+        out.append(" · " + checks.format(count=count), style="yellow")
     return out
 
 
 def undetermined(v: Violation) -> Text:
     """A check that could not be made, in yellow: where, which rule, and why."""
-    where = f"action {v.index}" if v.index is not None else "before the first action"
-    out = Text(f"? undetermined at {where}", style="bold yellow")
+    if v.index is not None:
+        head = _("undetermined at action {number}").format(number=v.index)
+    else:
+        head = _("undetermined before the first action")
+    out = Text(f"? {head}", style="bold yellow")
     if v.player:
         out.append(f" ({v.player})", style="yellow")
-    out.append(f"\n  rule {v.rule}: {v.message}", style="yellow")
+    out.append("\n  " + _("rule {rule}:").format(rule=v.rule) + f" {v.message}", style="yellow")
     return out
 
 
@@ -457,7 +506,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
 def invalid(file: str, error: str) -> Text:
     """The one line for a record that cannot be read."""
     out = Text(f"{file}: ")
-    out.append("invalid", style="bold yellow")
+    out.append(_("invalid"), style="bold yellow")
     out.append(f" · {error}")
     return out
 
