@@ -170,17 +170,18 @@ def N_(message: str) -> str:
     return message
 
 
-def page_catalogue(code: str) -> dict[str, str]:
-    """The page's strings in ``code``: English -> translation (``{}`` for English)."""
+def page_catalogue(code: str) -> dict[str, str | list[str]]:
+    """The page's strings in ``code``: English -> translation, a plural's singular -> its
+    forms (``{}`` for English: the page's own text is English)."""
     choose(code)
     if code == SOURCE:
         return {}
     po = LOCALE_DIR / code / "LC_MESSAGES" / f"{PAGE_DOMAIN}.po"
-    return {
-        entry.msgid: entry.msgstr[0]
-        for entry in read_po(po.read_text("utf-8"))
-        if entry.msgid and entry.msgstr and entry.msgstr[0] and not entry.fuzzy
-    }
+    out: dict[str, str | list[str]] = {}
+    for entry in read_po(po.read_text("utf-8")):
+        if entry.msgid and all(entry.msgstr) and entry.msgstr and not entry.fuzzy:
+            out[entry.msgid] = entry.msgstr[0] if entry.msgid_plural is None else entry.msgstr
+    return out
 
 
 # --- the catalogues' files ---------------------------------------------------------------

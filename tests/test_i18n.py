@@ -39,7 +39,7 @@ def _mapping(cfg: Path) -> list[tuple[str, str]]:
     """The (pattern, method) lines of a Babel mapping file, patterns relative to the root."""
     out = []
     for line in cfg.read_text().splitlines():
-        found = re.fullmatch(r"\[([\w.:]+): (\S+)\]", line.strip())
+        found = re.fullmatch(r"\[([\w.]+): (\S+)\]", line.strip())
         if found:
             out.append((found.group(2), found.group(1)))
     return out
@@ -49,7 +49,7 @@ def _extracted(domain: str) -> set[str]:
     """Every msgid the code marks for ``domain`` (a plural by its singular)."""
     found = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), _mapping(DOMAINS[domain]), KEYWORDS[domain], strip_comment_tags=True
+        str(ROOT), _mapping(DOMAINS[domain]), keywords=KEYWORDS[domain], strip_comment_tags=True
     ):
         found.add(message if isinstance(message, str) else message[0])
     return found
@@ -62,9 +62,7 @@ def _catalogue(code: str, domain: str) -> Any:
 
 def _fields(text: str) -> set[str]:
     """The ``{placeholders}`` of a message, with their format specs."""
-    return {
-        f"{name}:{spec}" for _lit, name, spec, _conv in string.Formatter().parse(text) if name
-    }
+    return {f"{name}:{spec}" for _lit, name, spec, _conv in string.Formatter().parse(text) if name}
 
 
 @pytest.mark.parametrize("domain", list(DOMAINS))
@@ -119,7 +117,7 @@ def test_the_compiler_reads_what_babel_writes() -> None:
 
 
 def test_a_fuzzy_entry_is_not_used() -> None:
-    po = '''msgid ""
+    po = """msgid ""
 msgstr "Content-Type: text/plain; charset=UTF-8\\n"
 
 #, fuzzy
@@ -128,7 +126,7 @@ msgstr "guessed"
 
 msgid "illegal"
 msgstr "otillåtet"
-'''
+"""
     import gettext
     import io
 
@@ -208,7 +206,8 @@ def test_english_stays_the_readme() -> None:
             [
                 "otillåtet · helmfrid, 3 spelare",
                 "✗ otillåtet drag 2: Cai play 8C 9C",
-                "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller trumf (♠)",
+                "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller "
+                "trumf (♠)",
                 "tillåtet i stället: Cai play 3S, Cai play QD, Cai pick",
             ],
         ),

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator.service import page as calls
+from adjudicator.web import language
 
 STATIC = resources.files("adjudicator.web") / "static"
 MAX_BODY = 16 * 1024 * 1024
@@ -108,7 +109,9 @@ app = FastAPI(
     docs_url=None,
     redoc_url=None,
 )
-app.add_middleware(Guard)
+app.add_middleware(language.Speaking)  # ?lang= / Accept-Language: the messages' language
+app.add_middleware(Guard)  # outermost: its headers on every answer
+app.include_router(language.router)  # /i18n/LANG.json: the page's strings
 
 
 @app.exception_handler(calls.BadInput)
@@ -233,6 +236,7 @@ def _static(name: str, media: str) -> FileResponse:
 
 PAGES = {
     "app.js": "text/javascript",
+    "i18n.js": "text/javascript",
     "docs.js": "text/javascript",
     "style.css": "text/css",
     "docs.html": "text/html",

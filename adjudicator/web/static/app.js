@@ -8,6 +8,10 @@ const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "23456789TJQKA";
 const PACK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
 const EMBEDDED = document.getElementById("embedded");
+// tr/trn: the page's words in its language (i18n.js); English where it is not loaded
+const fill = (text, values = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+const tr = globalThis.tr || fill;
+const trn = globalThis.trn || ((one, many, n, values = {}) => fill(n === 1 ? one : many, { count: n, ...values }));
 
 const page = {
   variants: [],
@@ -76,16 +80,16 @@ function screen(name) {
 async function api(path, body) {
   const answer = await fetch(path, {
     method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: { "accept-language": document.documentElement.lang || "en", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data;
   try {
     data = await answer.json();
   } catch {
-    throw new Error(`the server answered ${answer.status} without JSON`);
+    throw new Error(tr("the server answered {status} without JSON", { status: answer.status }));
   }
-  if (!answer.ok) throw new Error(data.error || `the server answered ${answer.status}`);
+  if (!answer.ok) throw new Error(data.error || tr("the server answered {status}", { status: answer.status }));
   return data;
 }
 
@@ -178,37 +182,38 @@ function tableAt(pos) {
 function drawTable(t) {
   const box = $("table");
   box.replaceChildren();
-  const phase = t.phase === 0 ? "Game over" : `Phase ${t.phase === 1 ? "one" : "two"}`;
+  const phase = t.phase === 0 ? tr("Game over") : t.phase === 1 ? tr("Phase one") : tr("Phase two");
   const head = el("p", { class: "head" }, el("strong", { text: phase }));
-  if (t.phase === 1) head.append(` · stock ${t.stock}`);
+  if (t.phase === 1) head.append(" · " + tr("stock {count}", { count: t.stock }));
   if (t.trump) {
-    head.append(" · trump ");
+    head.append(" · " + tr("trump") + " ");
     head.append(el("span", { class: `suit-${t.trump}`, text: SUITS[t.trump] }));
   }
   if (t.indicator) head.append(` · ${t.indicator}`);
-  if (t.phase === 2) head.append(` · out of play ${t.out_of_play}`);
+  if (t.phase === 2) head.append(" · " + tr("out of play {count}", { count: t.out_of_play }));
   if (t.deal) head.append(` · ${t.deal.what} to be dealt by ${t.deal.by.join(" or ")}`);
   box.append(head);
-  const trick = el("div", { class: "trick", "aria-label": "Trick" });
-  if (!t.trick.length && !t.sluffs.length) trick.append(el("span", { class: "dim", text: "trick empty" }));
+  const trick = el("div", { class: "trick", "aria-label": tr("Trick") });
+  if (!t.trick.length && !t.sluffs.length) trick.append(el("span", { class: "dim", text: tr("trick empty") }));
   for (const play of t.trick) trick.append(el("span", { class: "play" }, play.player + " ", cardsEl(play.cards)));
-  for (const s of t.sluffs) trick.append(el("span", { class: "play dim" }, `${s.player} sluffs `, cardsEl(s.cards)));
+  for (const s of t.sluffs) trick.append(el("span", { class: "play dim" }, tr("{name} sluffs", { name: s.player }) + " ", cardsEl(s.cards)));
   box.append(trick);
   const seats = el("ul", { class: "seats" });
   for (const seat of t.seats) {
     const row = el("li", { class: seat.turn ? "seat turn" : "seat" });
     row.append(el("span", { class: "name", text: (seat.turn ? "▶ " : seat.loser ? "✗ " : "") + seat.name }));
-    if (seat.cards === null) row.append(el("span", { class: "dim", text: `${seat.count} card${seat.count === 1 ? "" : "s"}` }));
-    else if (seat.count === 0) row.append(el("span", { class: "dim", text: t.phase === 1 ? "no cards" : "out" }));
+    if (seat.cards === null) row.append(el("span", { class: "dim", text: trn("{count} card", "{count} cards", seat.count) }));
+    else if (seat.count === 0) row.append(el("span", { class: "dim", text: t.phase === 1 ? tr("no cards") : tr("out") }));
     else {
       row.append(cardsEl(seat.cards));
-      if (seat.unseen) row.append(el("span", { class: "dim", text: ` +${seat.unseen} unseen` }));
+      if (seat.unseen) row.append(el("span", { class: "dim", text: " " + tr("+{count} unseen", { count: seat.unseen }) }));
     }
-    if (t.phase === 1) row.append(el("span", { class: "pile dim", text: `pile ${seat.pile}` }));
+    if (t.phase === 1) row.append(el("span", { class: "pile dim", text: tr("pile {count}", { count: seat.pile }) }));
     seats.append(row);
   }
   box.append(seats);
-  if (t.losers.length) box.append(el("p", { class: "head", text: `Game over: ${t.losers.join(" and ")} lost.` }));
+  const lost = t.losers.join(tr(" and "));
+  if (t.losers.length) box.append(el("p", { class: "head", text: tr("Game over: {names} lost.", { names: lost }) }));
 }
 
 function sourcesEl(where) {
@@ -237,26 +242,27 @@ function drawRuling() {
   const step = page.pos > 0 ? r.steps[page.pos - 1] : null;
   const v = violationOf(step);
   const verdict = el("p", { class: `verdict ${check.status}` });
-  verdict.append(el("strong", { text: check.status === "illegal" ? "✗ illegal" : "✓ legal" }));
-  let said = ` · ${check.variant}, ${check.applied} of ${check.actions} actions applied`;
-  if (check.finished) said += ` · finished, ${check.losers.length ? check.losers.join(" and ") : "nobody"} lost`;
+  verdict.append(el("strong", { text: check.status === "illegal" ? "✗ " + tr("illegal") : "✓ " + tr("legal") }));
+  let said = ` · ${check.variant}, ` + trn("{applied} of {count} action applied", "{applied} of {count} actions applied", check.actions, { applied: check.applied });
+  const losers = check.losers.length ? check.losers.join(tr(" and ")) : tr("nobody");
+  if (check.finished) said += " · " + tr("finished, {names} lost", { names: losers });
   verdict.append(said);
   box.append(verdict);
   if (v) {
-    const card = el("div", { class: "violation", role: "group", "aria-label": "Ruling" });
-    card.append(el("p", {}, el("strong", { text: `Illegal action ${v.index}: ` }), el("span", { class: "action", text: pretty(v.action) })));
-    card.append(el("p", {}, el("span", { class: "rule", text: `rule ${v.rule}` }), ": ", el("span", { class: "message", text: v.message })));
-    card.append(el("p", { class: "hint", text: "Where the rule is written:" }), sourcesEl(v.where));
-    const alts = el("div", { class: "buttons", role: "group", "aria-label": "Legal instead" });
+    const card = el("div", { class: "violation", role: "group", "aria-label": tr("Ruling") });
+    card.append(el("p", {}, el("strong", { text: tr("Illegal action {number}:", { number: v.index }) + " " }), el("span", { class: "action", text: pretty(v.action) })));
+    card.append(el("p", {}, el("span", { class: "rule", text: tr("rule {rule}", { rule: v.rule }) }), ": ", el("span", { class: "message", text: v.message })));
+    card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where));
+    const alts = el("div", { class: "buttons", role: "group", "aria-label": tr("Legal instead") });
     for (const form of v.legal) alts.append(actionButton(form, () => replaceLast(form)));
-    card.append(el("p", { class: "hint", text: v.legal.length ? "Legal instead:" : "Nothing else was legal with known cards." }), alts);
-    if (v.legal_hidden) card.append(el("p", { class: "hint", text: `and ${v.legal_hidden} more with cards hidden from ${page.viewer}` }));
-    if (v.with_unseen) card.append(el("p", { class: "hint", text: `and ${v.with_unseen} more with a card nobody has seen` }));
-    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? `${v.unplayable}: play stops here.` : `The table: ${v.table}. Play goes on.` }));
+    card.append(el("p", { class: "hint", text: v.legal.length ? tr("Legal instead:") : tr("Nothing else was legal with known cards.") }), alts);
+    if (v.legal_hidden) card.append(el("p", { class: "hint", text: tr("and {count} more with cards hidden from {viewer}", { count: v.legal_hidden, viewer: page.viewer }) }));
+    if (v.with_unseen) card.append(el("p", { class: "hint", text: tr("and {count} more with a card nobody has seen", { count: v.with_unseen }) }));
+    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : tr("The table: {what}. Play goes on.", { what: v.table }) }));
     if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
       const choices = el("div", { class: "buttons" });
-      choices.append(el("button", { type: "button", text: "Take it back", onclick: takeBack }));
-      choices.append(el("button", { type: "button", text: "Let it stand", onclick: letItStand }));
+      choices.append(el("button", { type: "button", text: tr("Take it back"), onclick: takeBack }));
+      choices.append(el("button", { type: "button", text: tr("Let it stand"), onclick: letItStand }));
       card.append(choices);
     }
     box.append(card);
@@ -265,8 +271,8 @@ function drawRuling() {
   const undetermined = page.pos === r.steps.length ? check.undetermined : notes;
   for (const n of undetermined) {
     box.append(el("p", { class: "undetermined" },
-      el("strong", { text: `? undetermined${n.index === null ? "" : ` at action ${n.index}`}` }),
-      ` · rule ${n.rule}: ${n.message}`));
+      el("strong", { text: "? " + (n.index === null ? tr("undetermined") : tr("undetermined at action {number}", { number: n.index })) }),
+      " · " + tr("rule {rule}", { rule: n.rule }) + `: ${n.message}`));
   }
   if (page.pos === r.steps.length && check.violations.some((x) => x.index === null)) {
     for (const x of check.violations.filter((y) => y.index === null)) {
@@ -289,20 +295,20 @@ function drawMoves() {
   $("else").hidden = !atEnd || !r.next;
   if (!atEnd) {
     $("else-hand").replaceChildren();
-    legal.append(el("button", { type: "button", text: "Play on from here", onclick: playFromHere }));
+    legal.append(el("button", { type: "button", text: tr("Play on from here"), onclick: playFromHere }));
     return;
   }
   const next = r.next;
   if (!next) {
-    legal.append(el("p", { class: "hint", text: r.check.violations.length ? "Play stops at the violation." : "No action may follow." }));
+    legal.append(el("p", { class: "hint", text: r.check.violations.length ? tr("Play stops at the violation.") : tr("No action may follow.") }));
   } else {
     const deals = next.legal.filter((f) => typeof f !== "string");
     const shown = deals.length > 4 ? next.legal.filter((f) => typeof f === "string" || deals.indexOf(f) < 3) : next.legal;
     for (const form of shown) legal.append(actionButton(form, () => play(form)));
     if (shown.length < next.legal.length) {
-      legal.append(el("p", { class: "hint", text: `… and ${next.legal.length - shown.length} more ways to deal` }));
+      legal.append(el("p", { class: "hint", text: "… " + trn("and {count} more way to deal", "and {count} more ways to deal", next.legal.length - shown.length) }));
     }
-    if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? "The game is over." : "No legal action with known cards." }));
+    if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? tr("The game is over.") : tr("No legal action with known cards.") }));
   }
   const who = $("else-player");
   const movers = next ? next.to_move : [];
@@ -347,8 +353,8 @@ function drawSteps() {
   // among those replayed: a replay that stops at an illegal action has fewer steps than
   // the record has actions
   $("where").textContent = page.pos === 0
-    ? "At the start"
-    : `After action ${r.steps[page.pos - 1].index} · step ${page.pos} of ${r.steps.length}`;
+    ? tr("At the start")
+    : tr("After action {number} · step {step} of {steps}", { number: r.steps[page.pos - 1].index, step: page.pos, steps: r.steps.length });
   $("first").disabled = $("back").disabled = page.pos === 0;
   $("forward").disabled = $("last").disabled = page.pos === r.steps.length;
   $("to-violation").disabled = firstBad() < 0;
@@ -450,22 +456,22 @@ function chosenVariant() {
 
 function targets() {
   const names = players();
-  const out = names.map((n) => ({ key: `hand:${n}`, text: `${n}'s hand` }));
+  const out = names.map((n) => ({ key: `hand:${n}`, text: tr("{name}'s hand", { name: n }) }));
   if (fromWhere() === "1") {
-    out.push({ key: "stock", text: "the stock (top first)" });
-    for (const n of names) out.push({ key: `pile:${n}`, text: `${n}'s pile` });
+    out.push({ key: "stock", text: tr("the stock (top first)") });
+    for (const n of names) out.push({ key: `pile:${n}`, text: tr("{name}'s pile", { name: n }) });
   }
   return out;
 }
 
 function refreshForm() {
   const v = chosenVariant();
-  $("variant-about").textContent = v ? `${v.title} · ${v.min_players}-${v.max_players} players · ${v.source}` : "";
+  $("variant-about").textContent = v ? `${v.title} · ` + tr("{low}-{high} players", { low: v.min_players, high: v.max_players }) + ` · ${v.source}` : "";
   const names = players();
   for (const id of ["dealer", "leader", "pos-dealer"]) {
     const select = $(id);
     const kept = select.value;
-    select.replaceChildren(...(id === "pos-dealer" ? [el("option", { value: "", text: "not known" })] : []),
+    select.replaceChildren(...(id === "pos-dealer" ? [el("option", { value: "", text: tr("not known") })] : []),
       ...names.map((n) => el("option", { value: n, text: n })));
     if ([...select.options].some((o) => o.value === kept)) select.value = kept;
   }
@@ -519,7 +525,7 @@ function newRecord() {
     try {
       record.options = JSON.parse(options);
     } catch (err) {
-      throw new Error(`options: not JSON: ${err.message}`);
+      throw new Error("options: " + tr("not JSON: {error}", { error: err.message }));
     }
   }
   const where = fromWhere();
@@ -562,7 +568,7 @@ async function openText(text) {
   try {
     record = JSON.parse(text);
   } catch (err) {
-    showError(`not JSON: ${err.message}`);
+    showError(tr("not JSON: {error}", { error: err.message }));
     return;
   }
   await load(record, "violation");
@@ -575,7 +581,7 @@ async function openHash() {
     page.viewer = "";
     await load(await decodeRecord(match[1]), "violation");
   } catch (err) {
-    showError(`the link holds no readable record: ${err.message}`);
+    showError(tr("the link holds no readable record: {error}", { error: err.message }));
   }
   return true;
 }
@@ -605,6 +611,7 @@ function download() {
 // --- wiring ---------------------------------------------------------------------------------
 
 async function start() {
+  if (globalThis.pageLanguage) await globalThis.pageLanguage.ready; // its words before any drawing
   $("go-new").addEventListener("click", () => { showError(""); screen("new"); refreshForm(); });
   $("go-open").addEventListener("click", () => { showError(""); screen("open"); });
   for (const id of ["variant", "players"]) $(id).addEventListener("input", refreshForm);
