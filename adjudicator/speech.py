@@ -19,3 +19,34 @@ _SUITS = (
 def suit_word(s: int, plural: bool = False) -> str:
     """``diamond`` (sv ``ruter``, fi ``ruutu``, nb ``ruter``), or the plural."""
     return _SUITS[s][1 if plural else 0]()
+
+
+_RANK_WORDS = {
+    1: lambda: _("ace"),
+    11: lambda: _("jack"),
+    12: lambda: _("queen"),
+    13: lambda: _("king"),
+    14: lambda: _("ace"),
+}
+
+
+def rank_said(r: int) -> str:
+    """``7`` or ``queen`` (sv ``dam``, fi ``kuningatar``, nb ``dame``)."""
+    word = _RANK_WORDS.get(r)
+    return word() if word is not None else str(r)
+
+
+def a_rank_said(r: int) -> str:
+    """One card of a rank, as said at the table: ``a 7``, ``an ace`` (sv ``en 7:a``,
+    ``ett ess``)."""
+    if r in _RANK_WORDS:
+        return {
+            1: lambda: _("an ace"),
+            11: lambda: _("a jack"),
+            12: lambda: _("a queen"),
+            13: lambda: _("a king"),
+            14: lambda: _("an ace"),
+        }[r]()
+    if r == 8:
+        return _("an {rank}").format(rank=r)
+    return _("a {rank}").format(rank=r)

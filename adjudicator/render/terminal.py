@@ -247,12 +247,16 @@ def violation(
             )
             return out
     lines = Text()
-    if v.index is not None:
+    if v.game is not None:
+        if v.index is not None:
+            what = _("action {number}").format(number=v.index)
+        else:
+            what = _("session") if v.rule.startswith("session.") else _("result")
+        where = _("illegal game {number}, {what}").format(number=v.game, what=what)
+    elif v.index is not None:
         where = _("illegal action {number}").format(number=v.index)
     else:
         where = _("illegal session") if v.rule.startswith("session.") else _("illegal result")
-    if v.game is not None:
-        where = _("game {number}, {what}").format(number=v.game, what=where)
     lines.append(f"✗ {where}", style="bold red")
     if v.action:
         lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
@@ -407,7 +411,7 @@ def verdict_line(file: str, report: Report) -> Text:
         out.append(_("legal"), style="bold green")
     players = ngettext("{count} player", "{count} players", len(report.players))
     applied = ngettext(
-        "{applied} of {actions} action applied",
+        "{applied} of {actions} actions applied",  # English says "actions" even for one
         "{applied} of {actions} actions applied",
         report.actions,
     )
@@ -453,7 +457,7 @@ def undetermined(v: Violation) -> Text:
     if v.index is not None:
         head = _("undetermined at action {number}").format(number=v.index)
     else:
-        head = _("undetermined before the first action")
+        head = _("undetermined at before the first action")  # (English as it was)
     out = Text(f"? {head}", style="bold yellow")
     if v.player:
         out.append(f" ({v.player})", style="yellow")

@@ -243,7 +243,7 @@ function drawRuling() {
   const v = violationOf(step);
   const verdict = el("p", { class: `verdict ${check.status}` });
   verdict.append(el("strong", { text: check.status === "illegal" ? "✗ " + tr("illegal") : "✓ " + tr("legal") }));
-  let said = ` · ${check.variant}, ` + trn("{applied} of {count} action applied", "{applied} of {count} actions applied", check.actions, { applied: check.applied });
+  let said = ` · ${check.variant}, ` + trn("{applied} of {count} actions applied", "{applied} of {count} actions applied", check.actions, { applied: check.applied });
   const losers = check.losers.length ? check.losers.join(tr(" and ")) : tr("nobody");
   if (check.finished) said += " · " + tr("finished, {names} lost", { names: losers });
   verdict.append(said);
