@@ -50,3 +50,26 @@ def a_rank_said(r: int) -> str:
     if r == 8:
         return _("an {rank}").format(rank=r)
     return _("a {rank}").format(rank=r)
+
+
+def ranks_said(r: int) -> str:
+    """Several cards of a rank: ``7s``, ``sixes``, ``queens`` (sv ``7:or``, ``damer``)."""
+    words = {
+        1: lambda: _("aces"),
+        6: lambda: _("sixes"),
+        11: lambda: _("jacks"),
+        12: lambda: _("queens"),
+        13: lambda: _("kings"),
+        14: lambda: _("aces"),
+    }
+    word = words.get(r)
+    return word() if word is not None else _("{rank}s").format(rank=r)
+
+
+def table_said(what: str) -> str:
+    """What the table did about an irregular action (``taken back``, ``stands``), said."""
+    if what == "taken back":
+        return _("taken back")
+    if what == "stands":
+        return _("stands")
+    return what

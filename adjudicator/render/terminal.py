@@ -26,6 +26,7 @@ from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
+from adjudicator.speech import table_said
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
@@ -261,7 +262,7 @@ def violation(
     if v.action:
         lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
-        lines.append(f" ({v.table})", style="bold yellow")
+        lines.append(f" ({table_said(v.table)})", style="bold yellow")
     lines.append("\n  " + _("rule {rule}:").format(rule=v.rule) + " ", style="red")
     lines.append(v.message, style="red")
     if v.unplayable is not None:
@@ -293,7 +294,10 @@ def violation(
             )
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
+                    "\n  "
+                    + _("and {count} more with a card nobody has seen ({hint})").format(
+                        count=v.with_unseen, hint=hint
+                    ),
                     style="dim",
                 )
         else:
@@ -302,7 +306,10 @@ def violation(
             )
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
+                    "\n  "
+                    + _("and {count} more with a card nobody has seen ({hint})").format(
+                        count=v.with_unseen, hint=hint
+                    ),
                     style="dim",
                 )
     return lines
