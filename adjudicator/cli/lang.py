@@ -30,17 +30,18 @@ def _refuse(message: str) -> None:
 
 
 def _chosen(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """Set the language: the option when given; else, at the command that runs (not a group
+    """Set the language for the command's run (put back when it ends: a caller in the same
+    process, a test, keeps its own): the option when given; else, at the command that runs (not a group
     on the way to it, whose command may still name one), the environment's."""
     if value is not None:
         try:
-            i18n.use(value)
+            ctx.with_resource(i18n.speaking(value))
         except i18n.UnknownLanguage as exc:
             _refuse(f"--lang: {exc}")
         ctx.meta["adjudicator.lang"] = value
     elif "adjudicator.lang" not in ctx.meta and not isinstance(ctx.command, click.Group):
         try:
-            i18n.use(i18n.from_environment(os.environ))
+            ctx.with_resource(i18n.speaking(i18n.from_environment(os.environ)))
         except i18n.UnknownLanguage as exc:
             _refuse(f"ADJUDICATOR_LANG: {exc}")
 
