@@ -31,8 +31,8 @@ def _refuse(message: str) -> None:
 
 def _chosen(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     """Set the language for the command's run (put back when it ends: a caller in the same
-    process, a test, keeps its own): the option when given; else, at the command that runs (not a group
-    on the way to it, whose command may still name one), the environment's."""
+    process, a test, keeps its own): the option when given; else, at the command that runs
+    (not a group on the way to it, whose command may still name one), the environment's."""
     if value is not None:
         try:
             ctx.with_resource(i18n.speaking(value))

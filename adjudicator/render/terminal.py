@@ -32,7 +32,12 @@ AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
 UNSEEN_SHOWN = 16
 """Actions with unseen cards listed by ``legal`` before the rest are counted."""
-PHASE_NAMES = {PHASE_ONE: "phase one", 2: "phase two", OVER: "game over"}
+PHASE_HEADS = {
+    PHASE_ONE: lambda: _("Phase one"),
+    2: lambda: _("Phase two"),
+    OVER: lambda: _("Game over"),
+}
+"""The table view's head line, said in the language speaking."""
 
 
 def card(c: Card, trump: int | None = None) -> Text:
@@ -55,7 +60,7 @@ def cards(cs: Iterable[Card], trump: int | None = None) -> Text:
 
 def _trick_text(view: TableView) -> Text:
     if not view.trick and not view.sluffs:
-        return Text("(empty)", style="dim")
+        return Text(_("(empty)"), style="dim")
     out = Text()
     for i, (player, played) in enumerate(view.trick):
         if i:
@@ -63,7 +68,7 @@ def _trick_text(view: TableView) -> Text:
         out.append(f"{view.names[player]} ")
         out.append_text(cards(played, view.trump))
     if view.sluffs:
-        out.append(" · sluffed: ", style="dim")
+        out.append(" · " + _("sluffed:") + " ", style="dim")
         for i, (player, sluffed) in enumerate(view.sluffs):
             if i:
                 out.append(", ")
@@ -78,28 +83,40 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     With ``viewer`` (a player's name) only that player's hand is shown; the
     others are counts, as that player sees the table.
     """
-    head = Text(PHASE_NAMES.get(view.phase, "?").capitalize(), style="bold")
+    said = PHASE_HEADS.get(view.phase)
+    head = Text(said() if said is not None else "?", style="bold")
     if view.phase == PHASE_ONE:
-        head.append(f" · stock {view.stock}")
+        head.append(" · " + _("stock {count}").format(count=view.stock))
         if view.turned_up is not None:
-            head.append(" · turned-up trump ").append_text(card(view.turned_up, view.trump))
+            head.append(" · " + _("turned-up trump") + " ").append_text(
+                card(view.turned_up, view.trump)
+            )
         elif view.trump_card == "set_aside" and view.indicator_down:
-            head.append(" · trump card set aside face down")
+            head.append(" · " + _("trump card set aside face down"))
         elif view.indicator_holder is not None and view.indicator_down:
-            head.append(f" · trump indicator held face down by {view.names[view.indicator_holder]}")
+            head.append(
+                " · "
+                + _("trump indicator held face down by {name}").format(
+                    name=view.names[view.indicator_holder]
+                )
+            )
     else:
-        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else "unknown"
-        head.append(f" · trump {trump} · out of play {view.discard}")
+        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else _("unknown")
+        head.append(
+            " · " + _("trump {suit} · out of play {count}").format(suit=trump, count=view.discard)
+        )
         if view.reserve:
             head.append(f" · avstickshög {view.reserve}")
         if view.trick:
-            head.append(f" · trick needs {view.trick_target} plays")
+            head.append(" · " + _("trick needs {count} plays").format(count=view.trick_target))
     if view.deal is not None:
-        shufflers = " or ".join(view.names[p] for p in sorted(view.deal.shufflers))
-        head.append(f" · {view.deal.what} to be dealt by {shufflers}")
-    trick_line = Text("Table: ").append_text(_trick_text(view))
+        shufflers = _(" or ").join(view.names[p] for p in sorted(view.deal.shufflers))
+        head.append(
+            " · " + _("{what} to be dealt by {names}").format(what=view.deal.what, names=shufflers)
+        )
+    trick_line = Text(_("Table:") + " ").append_text(_trick_text(view))
 
-    header = ["", "player", "hand"] + (["pile"] if view.phase == PHASE_ONE else [])
+    header = ["", _("player"), _("hand")] + ([_("pile")] if view.phase == PHASE_ONE else [])
     rows: list[list[Text]] = []
     for i, name in enumerate(view.names):
         marker = "▶" if view.turn == i else ""
@@ -109,15 +126,18 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
         hidden = view.hidden[i] if view.hidden else 0
         count = len(hand) + hidden
         if count and viewer is not None and name != viewer:
-            shown = Text(f"{count} card{'s' if count > 1 else ''}", style="dim")
+            shown = Text(
+                ngettext("{count} card", "{count} cards", count).format(count=count), style="dim"
+            )
         elif count:
             shown = cards(sorted_hand(hand, view.trump), view.trump)
             if hidden:
-                shown.append(f"{' ' if hand else ''}+{hidden} unseen", style="dim")
+                unseen = _("+{count} unseen").format(count=hidden)
+                shown.append(f"{' ' if hand else ''}{unseen}", style="dim")
         else:
-            shown = Text("out" if view.phase != PHASE_ONE else "(none)", style="dim")
+            shown = Text(_("out") if view.phase != PHASE_ONE else _("(none)"), style="dim")
         if view.stored and view.stored[i]:
-            shown.append(" (3 trumps set aside)", style="dim")
+            shown.append(" " + _("(3 trumps set aside)"), style="dim")
         row = [Text(marker), Text(name), shown]  # a name is never markup
         if view.phase == PHASE_ONE:
             row.append(Text(str(view.piles[i])))
@@ -125,7 +145,12 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     grid = Grid(header, rows, right=3)
     parts: list[RenderableType] = [head, trick_line, grid]
     if view.phase == OVER:
-        parts.append(Text(f"Game over: {losers_text(view.names, view.losers)}.", style="bold"))
+        parts.append(
+            Text(
+                _("Game over: {losers}.").format(losers=losers_text(view.names, view.losers)),
+                style="bold",
+            )
+        )
     return Group(*parts)
 
 
@@ -175,8 +200,10 @@ def losers_text(names: Iterable[str], losers: list[int]) -> str:
     """``Cai is the loser``, ``Anna and Bo are the losers``, ``nobody is the loser``."""
     named = [list(names)[p] for p in losers]
     if len(named) > 1:
-        return f"{', '.join(named[:-1])} and {named[-1]} are the losers"
-    return f"{named[0] if named else 'nobody'} is the loser"
+        return _("{names} and {last} are the losers").format(
+            names=", ".join(named[:-1]), last=named[-1]
+        )
+    return _("{name} is the loser").format(name=named[0] if named else _("nobody"))
 
 
 def _shows_a_hand(form: listing.Form) -> bool:
@@ -403,7 +430,13 @@ def start(report: Report, viewer: str | None = None) -> RenderableType:
     """The table before the first action."""
     assert report.start is not None
     title = Text(
-        f"Start · {report.variant} · {len(report.players)} players: " + ", ".join(report.players),
+        _("Start")
+        + f" · {report.variant} · "
+        + ngettext("{count} player", "{count} players", len(report.players)).format(
+            count=len(report.players)
+        )
+        + ": "
+        + ", ".join(report.players),
         style="bold cyan",
     )
     return Group(title, table(report.start, viewer))
