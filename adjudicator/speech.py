@@ -73,3 +73,13 @@ def table_said(what: str) -> str:
     if what == "stands":
         return _("stands")
     return what
+
+
+def dealt_said(what: str) -> str:
+    """What a deal hands out (the engine's English: ``the low cards``), said."""
+    said = {
+        "the low cards": lambda: _("the low cards"),
+        "the tied trick": lambda: _("the tied trick"),
+        "the unfinished trick": lambda: _("the unfinished trick"),
+    }.get(what)
+    return said() if said is not None else what

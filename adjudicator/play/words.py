@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.cards import RANK_WORDS, UNKNOWN, card_text, cards_text, rank_word
 from adjudicator.engine import events as ev
 from adjudicator.i18n import _, language, ngettext
-from adjudicator.speech import ranks_said, table_said
+from adjudicator.speech import dealt_said, ranks_said, table_said
 
 if TYPE_CHECKING:
     from adjudicator.engine.violations import Violation
@@ -100,7 +100,9 @@ def _exchanged(e: ev.Exchanged, names: Sequence[str]) -> str:
 
 def _dealt(e: ev.Dealt, names: Sequence[str]) -> str:
     return _("{name} deals {what}: {shares}").format(
-        name=names[e.player], what=e.what, shares=_shares(names, e.shares) or _("nothing")
+        name=names[e.player],
+        what=dealt_said(e.what),
+        shares=_shares(names, e.shares) or _("nothing"),
     )
 
 

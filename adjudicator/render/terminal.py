@@ -26,7 +26,7 @@ from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
-from adjudicator.speech import table_said
+from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
@@ -112,7 +112,10 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     if view.deal is not None:
         shufflers = _(" or ").join(view.names[p] for p in sorted(view.deal.shufflers))
         head.append(
-            " · " + _("{what} to be dealt by {names}").format(what=view.deal.what, names=shufflers)
+            " · "
+            + _("{what} to be dealt by {names}").format(
+                what=dealt_said(view.deal.what), names=shufflers
+            )
         )
     trick_line = Text(_("Table:") + " ").append_text(_trick_text(view))
 
