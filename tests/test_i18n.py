@@ -288,3 +288,45 @@ def test_json_keeps_english_keys_and_rule_ids() -> None:
     assert "valtti" in answer["violations"][0]["message"]
     assert answer["violations"][0]["legal"] == english["violations"][0]["legal"]
     assert answer["status"] == "illegal"
+
+
+PRESET_SAMPLES = {
+    "pagat": "illegal_phase1_pick.json",
+    "helmfrid": "illegal_deal_cards.json",
+    "mattis": "illegal_mattis_all_tied.json",
+    "koira": "koira_5p_full.json",
+    "atlanta": "illegal_phase1_tie_compulsory.json",
+    "goat": "illegal_goat_double_card.json",
+    "mas": "illegal_mas_beat.json",
+    "melniki": "illegal_melniki_follow.json",
+    "myllymatti": "myllymatti_3p_full.json",
+}
+"""One sample of every preset: a ruling where the preset has an illegal sample, else the
+verdict on a whole game."""
+
+
+def test_every_preset_has_its_sample() -> None:
+    from adjudicator.rules.presets import PRESETS
+
+    assert set(PRESET_SAMPLES) == set(PRESETS)
+    for variant, name in PRESET_SAMPLES.items():
+        record = json.loads((ROOT / "adjudicator" / "sample_games" / name).read_text("utf-8"))
+        assert record["variant"] == variant, name
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+@pytest.mark.parametrize("variant", list(PRESET_SAMPLES))
+def test_a_sample_of_every_preset_in_each_language(variant: str, code: str, snapshot: Any) -> None:
+    """The verdict (and the ruling) differs from the English, keeps the rule id and the
+    actions as written; the snapshots were read by eye."""
+    text = (ROOT / "adjudicator" / "sample_games" / PRESET_SAMPLES[variant]).read_text("utf-8")
+    env = {"ADJUDICATOR_LANG": "", "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    english = CliRunner().invoke(main, ["check", "-"], input=text, env=env)
+    said = CliRunner().invoke(main, ["check", "--lang", code, "-"], input=text, env=env)
+    assert said.exit_code == english.exit_code
+    assert said.output != english.output
+    for rule in re.findall(r"rule ([a-z0-9_.]+):", english.output):
+        assert rule in said.output
+    for action in re.findall(r": ([A-Z][a-z]+ [a-z_]+(?: [0-9TJQKA?][SHDC?])*)\n", english.output):
+        assert action in said.output
+    assert said.output == snapshot
