@@ -24,6 +24,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 COMPILED = [
     "adjudicator/actions.py",
@@ -110,4 +111,28 @@ class _BuildExt(build_ext):
                 os.utime(path)
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt})
+class _BuildPy(build_py):
+    """build_py that compiles the message catalogues (``.po`` -> ``.mo``) into the build.
+
+    The compiler is adjudicator/i18n.py's own (the standard library only, loaded by path:
+    the package's dependencies need not be installed to build it), the one that reads a
+    ``.po`` at run time where no ``.mo`` was built (an editable install, a checkout)."""
+
+    def run(self) -> None:
+        super().run()
+        if self.dry_run:
+            return
+        import importlib.util
+        from pathlib import Path
+
+        spec = importlib.util.spec_from_file_location(
+            "_adjudicator_i18n", os.path.join("adjudicator", "i18n.py")
+        )
+        assert spec is not None and spec.loader is not None
+        i18n = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(i18n)
+        for mo in i18n.compile_all(Path(self.build_lib) / "adjudicator" / "locale"):
+            print(f"adjudicator build: compiled {mo}", file=sys.stderr)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt, "build_py": _BuildPy})

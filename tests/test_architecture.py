@@ -17,8 +17,8 @@ import adjudicator
 PACKAGE = Path(adjudicator.__file__).resolve().parent
 
 LAYERS = [
-    ["_version", "_startup", "_native", "invalid", "limits", "samples"],
-    ["cards"],
+    ["_version", "_startup", "_native", "invalid", "limits", "samples", "i18n"],
+    ["cards", "speech"],
     ["actions"],
     ["rules"],
     ["game"],

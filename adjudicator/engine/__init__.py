@@ -32,6 +32,7 @@ from adjudicator.engine.state import (
 )
 from adjudicator.engine.violations import IllegalAction, Violation
 from adjudicator.game import Game
+from adjudicator.i18n import _
 from adjudicator.rules.deal import deal_layout
 
 __all__ = [
@@ -296,18 +297,23 @@ def check(state: State, action: Action) -> Violation | None:
 def _check(state: State, action: Action) -> Violation | None:
     names = state.names
     if state.phase == OVER:
-        losers = " and ".join(names[p] for p in state.losers)
-        who = f"{losers} lost" if losers else "nobody holds cards"
-        return Violation("game.over", f"The game is already over ({who}); nothing may follow")
+        losers = _(" and ").join(names[p] for p in state.losers)
+        if losers:
+            text = _("The game is already over ({names} lost); nothing may follow")
+        else:
+            text = _("The game is already over (nobody holds cards); nothing may follow")
+        return Violation("game.over", text.format(names=losers))
     if state.stopped is not None:
         return Violation(
             "game.stopped",
-            f"The game cannot be followed further: {state.stopped}",
+            _("The game cannot be followed further: {why}").format(why=state.stopped),
             undetermined=True,
         )
     act = action.act
     if act not in state.acts:
-        return Violation("act.variant", f"'{act}' is not an act of this variant's rules")
+        return Violation(
+            "act.variant", _("'{act}' is not an act of this variant's rules").format(act=act)
+        )
     if (state.decided is not None or state.deal is not None) and _closes_into_other_state(
         state, action
     ):
@@ -315,11 +321,13 @@ def _check(state: State, action: Action) -> Violation | None:
     if state.deal is not None:
         return deals.check(state, action)
     if act == "deal":
-        return Violation("deal.none", "Nothing is to be dealt now: no shuffle is due")
+        return Violation("deal.none", _("Nothing is to be dealt now: no shuffle is due"))
     if state.phase == PHASE_TWO and act in ("sluff", "take", "exchange", "set_aside"):
         return Violation(
             "phase2.act",
-            f"'{act}' belongs to phase one; in phase two a player beats or picks up",
+            _("'{act}' belongs to phase one; in phase two a player beats or picks up").format(
+                act=act
+            ),
         )
     module = _phase(state)
     if act in ANY_TIME:
@@ -327,7 +335,9 @@ def _check(state: State, action: Action) -> Violation | None:
     if action.player != state.turn:
         return Violation(
             "turn.order",
-            f"It is not {names[action.player]}'s turn: {module.whose_turn(state)}",
+            _("It is not {name}'s turn: {why}").format(
+                name=names[action.player], why=module.whose_turn(state)
+            ),
         )
     return module.check(state, action)
 

@@ -16,6 +16,10 @@ from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, sorted_hand
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import N_, _, ngettext
+
+ONE_CARD_ACTS = (N_("A play in phase one"),)
+"""What :func:`one_card` is told a one-card act is (translated only when it refuses one)."""
 
 
 def holding(state: State, player: int) -> str:
@@ -23,9 +27,11 @@ def holding(state: State, player: int) -> str:
     shown = cards_text(sorted_hand(state.hands[player], state.trump))
     hidden = state.hidden[player]
     if hidden:
-        unseen = f"{hidden} unseen card" + ("s" if hidden != 1 else "")
-        return f"{shown} and {unseen}" if shown else unseen
-    return shown or "no cards"
+        unseen = ngettext("{count} unseen card", "{count} unseen cards", hidden).format(
+            count=hidden
+        )
+        return _("{cards} and {unseen}").format(cards=shown, unseen=unseen) if shown else unseen
+    return shown or _("no cards")
 
 
 def index_of(cards: list[Card], card: Card) -> int:
@@ -67,33 +73,48 @@ def held(state: State, action: Action) -> Violation | None:
         card = twice[0]
         return Violation(
             "play.held",
-            f"{name} holds {_times(have[card])} {card_text(card)} and names it "
-            f"{_times(need[card], named=True)} (holds {holding(state, p)})",
+            _("{name} holds {held} {card} and names it {times} (holds {hand})").format(
+                name=name,
+                held=_times(have[card], need[card])[0],
+                card=card_text(card),
+                times=_times(have[card], need[card])[1],
+                hand=holding(state, p),
+            ),
         )
     if elsewhere:
         where = cards_text(elsewhere)
         if not state.hidden[p]:
             return Violation(
-                "play.held", f"{name} does not hold {where} (holds {holding(state, p)})"
+                "play.held",
+                _("{name} does not hold {cards} (holds {hand})").format(
+                    name=name, cards=where, hand=holding(state, p)
+                ),
             )
         return Violation(
             "play.held",
-            f"{name} does not hold {where}: it is known to be elsewhere "
-            f"(holds {holding(state, p)})",
+            _("{name} does not hold {cards}: it is known to be elsewhere (holds {hand})").format(
+                name=name, cards=where, hand=holding(state, p)
+            ),
         )
     if from_hidden > state.hidden[p]:
         missing = [c for c, times in need.items() if times > have[c]]
         return Violation(
-            "play.held", f"{name} does not hold {cards_text(missing)} (holds {holding(state, p)})"
+            "play.held",
+            _("{name} does not hold {cards} (holds {hand})").format(
+                name=name, cards=cards_text(missing), hand=holding(state, p)
+            ),
         )
     return None
 
 
-def _times(n: int, named: bool = False) -> str:
-    """``one``/``two`` copies held; ``twice``/``3 times`` named."""
-    if named:
-        return {2: "twice"}.get(n, f"{n} times")
-    return {1: "one", 2: "two"}.get(n, str(n))
+def _times(held: int, named: int) -> tuple[str, str]:
+    """A card held ``one``/``two`` times and named ``twice``/``3 times``, in words."""
+    copies = {1: _("one"), 2: _("two")}.get(held, str(held))
+    if named == 2:
+        times = _("twice")
+    else:
+        times = ngettext("{count} time", "{count} times", named).format(count=named)
+    return copies, times
 
 
 def take_from_hand(state: State, player: int, cards: Iterable[Card]) -> None:
@@ -138,34 +159,44 @@ def dare_problem(state: State, action: Action) -> Violation | None:
     if len(stock) < floor:
         return Violation(
             "phase1.dare.stock",
-            f"A dare needs {'a card' if floor == 1 else 'two or more cards'} in the stock; it "
-            f"holds {len(stock)}"
-            + (" (the trump card, which is never dared)" if stock and floor == 2 else ""),
+            (
+                _("A dare needs a card in the stock; it holds {count}")
+                if floor == 1
+                else _("A dare needs two or more cards in the stock; it holds {count}")
+                if not stock
+                else _(
+                    "A dare needs two or more cards in the stock; it holds {count} "
+                    "(the trump card, which is never dared)"
+                )
+            ).format(count=len(stock)),
         )
     top = stock[-1]
     if top == UNKNOWN:
         if not action.cards:
             return Violation(
                 "record.dare",
-                "The stock's top card is unknown, so the dare must name the card turned",
+                _("The stock's top card is unknown, so the dare must name the card turned"),
                 invalid=True,
             )
         if len(action.cards) != 1:
             return Violation(
                 "phase1.dare.card",
-                f"A dare turns one card, not {cards_text(action.cards)}",
+                _("A dare turns one card, not {cards}").format(cards=cards_text(action.cards)),
             )
         if not state.may_be_unseen(action.cards[0]):
             return Violation(
                 "phase1.dare.card",
-                f"The stock's top card cannot be {card_text(action.cards[0])}: "
-                "that card is known to be elsewhere",
+                _(
+                    "The stock's top card cannot be {card}: that card is known to be elsewhere"
+                ).format(card=card_text(action.cards[0])),
             )
         return None
     if action.cards and (len(action.cards) != 1 or action.cards[0] != top):
         return Violation(
             "phase1.dare.card",
-            f"The stock's top card is {card_text(top)}, not {cards_text(action.cards)}",
+            _("The stock's top card is {card}, not {cards}").format(
+                card=card_text(top), cards=cards_text(action.cards)
+            ),
         )
     return None
 
@@ -227,8 +258,16 @@ def one_card(state: State, action: Action, what: str) -> Violation | None:
     count = len(action.cards)
     return Violation(
         "play.count",
-        f"{what} is one card; {state.names[action.player]} named "
-        + ("none" if count == 0 else f"{count:,} ({cards_text(action.cards)})"),
+        (
+            _("{what} is one card; {name} named none")
+            if count == 0
+            else _("{what} is one card; {name} named {count:,} ({cards})")
+        ).format(
+            what=_(what),
+            name=state.names[action.player],
+            count=count,
+            cards=cards_text(action.cards),
+        ),
     )
 
 

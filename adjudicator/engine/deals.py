@@ -22,18 +22,22 @@ from adjudicator.engine import intermission
 from adjudicator.engine.events import note
 from adjudicator.engine.state import DealDue, State, one_at_a_time
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _
+from adjudicator.speech import dealt_said
 
 
 def _names(state: State, players: object) -> str:
     seats = sorted(players)  # type: ignore[call-overload]
-    return " or ".join(state.names[p] for p in seats)
+    return _(" or ").join(state.names[p] for p in seats)
 
 
 def whose_turn(state: State) -> str:
     """Who is to deal and what."""
     due = state.deal
     assert due is not None
-    return f"{due.what} must be dealt first, by {_names(state, due.shufflers)}"
+    return _("{what} must be dealt first, by {names}").format(
+        what=dealt_said(due.what), names=_names(state, due.shufflers)
+    )
 
 
 def due_message(state: State) -> str:
@@ -59,8 +63,11 @@ def check(state: State, action: Action) -> Violation | None:
     if action.player not in due.shufflers:
         return Violation(
             "deal.shuffler",
-            f"{names[action.player]} may not shuffle {due.what}: "
-            f"{_names(state, due.shufflers)} does",
+            _("{name} may not shuffle {what}: {names} does").format(
+                name=names[action.player],
+                what=dealt_said(due.what),
+                names=_names(state, due.shufflers),
+            ),
         )
     got = _received(action)
     strangers = [p for p, cards in got.items() if cards and p not in due.receivers]
@@ -68,8 +75,11 @@ def check(state: State, action: Action) -> Violation | None:
         who = ", ".join(names[p] for p in strangers)
         return Violation(
             "deal.receivers",
-            f"{who} may not receive any of {due.what}; "
-            f"they go to {', '.join(names[p] for p in due.receivers)}",
+            _("{names} may not receive any of {what}; they go to {receivers}").format(
+                names=who,
+                what=dealt_said(due.what),
+                receivers=", ".join(names[p] for p in due.receivers),
+            ),
         )
     dealt = Counter(c for cards in got.values() for c in cards)
     wanted = Counter(due.cards)
@@ -84,15 +94,24 @@ def check(state: State, action: Action) -> Violation | None:
     if missing or extra:
         parts = []
         if missing:
-            parts.append(f"{cards_text(missing)} not dealt")
+            parts.append(_("{cards} not dealt").format(cards=cards_text(missing)))
         if extra:
-            parts.append(f"{cards_text(extra)} not among them")
+            parts.append(_("{cards} not among them").format(cards=cards_text(extra)))
+        if due.hidden:
+            text = _(
+                "The cards to deal ({what}) are {cards} and up to {count} unseen low cards: "
+                "{problems}"
+            )
+        else:
+            text = _("The cards to deal ({what}) are {cards}: {problems}")
         return Violation(
             "deal.cards",
-            f"The cards to deal ({due.what}) are {cards_text(due.cards)}"
-            + (f" and up to {due.hidden} unseen low cards" if due.hidden else "")
-            + ": "
-            + "; ".join(parts),
+            text.format(
+                what=dealt_said(due.what),
+                cards=cards_text(due.cards),
+                count=due.hidden,
+                problems="; ".join(parts),
+            ),
         )
     sizes = tuple(len(got.get(p, ())) for p in due.receivers)
 
@@ -105,20 +124,25 @@ def check(state: State, action: Action) -> Violation | None:
         if sizes != shares:
             return Violation(
                 "deal.shares",
-                f"Dealt one at a time in turn, {due.what} give {counts(shares)}; "
-                f"the record gives {counts(sizes)}",
+                _(
+                    "Dealt one at a time in turn, {what} give {shares}; the record gives {sizes}"
+                ).format(what=dealt_said(due.what), shares=counts(shares), sizes=counts(sizes)),
             )
     elif max(sizes) - min(sizes) > 1:
         return Violation(
             "deal.shares",
-            f"The cards to deal ({due.what}) are shared as evenly as possible; "
-            f"the record gives {counts(sizes)}",
+            _(
+                "The cards to deal ({what}) are shared as evenly as possible; "
+                "the record gives {sizes}"
+            ).format(what=dealt_said(due.what), sizes=counts(sizes)),
         )
     if due.hidden and total - len(due.cards) < due.hidden:
         return Violation(
             "deal.cards",
-            f"Whether every low card was dealt is unknown: hidden cards in the hands may be low "
-            f"cards too ({due.hidden} could be)",
+            _(
+                "Whether every low card was dealt is unknown: hidden cards in the hands may be "
+                "low cards too ({count} could be)"
+            ).format(count=due.hidden),
             undetermined=True,
         )
     return None
@@ -179,7 +203,7 @@ def _give_up_low(state: State, due: DealDue, dealt: list[Card]) -> None:
         state.hidden[holders[0]] -= sum(unseen.values())
         return
     # Several hands held hidden cards: which gave up the unseen low cards is unknown.
-    for _ in range(sum(unseen.values())):
+    for _card in range(sum(unseen.values())):
         for p in holders:
             if state.hidden[p]:
                 state.hidden[p] -= 1

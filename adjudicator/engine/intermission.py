@@ -16,6 +16,7 @@ from adjudicator.engine.events import note
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _
 
 LOW_RANKS = frozenset((2, 3, 4, 5))
 
@@ -37,8 +38,10 @@ def final_trick_sluffs(state: State, risky: list[tuple[int, int, tuple[Card, ...
     name = state.names[player]
     state.late = Violation(
         "phase1.sluff.final",
-        f"{name} sluffed {cards_text(cards)} to what turned out to be the last trick of phase "
-        f"one, before it was determined that {name} would not win it",
+        _(
+            "{name} sluffed {cards} to what turned out to be the last trick of phase "
+            "one, before it was determined that {name} would not win it"
+        ).format(name=name, cards=cards_text(cards)),
         index=step,
         player=name,
     )
@@ -152,7 +155,11 @@ def _trump_needed(state: State) -> bool:
         if on
     ]
     if needs:
-        state.stop(f"the trump suit is unknown and these rules need it ({needs[0]})")
+        state.stop(
+            _("the trump suit is unknown and these rules need it ({option})").format(
+                option=needs[0]
+            )
+        )
         return True
     return False
 

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from adjudicator.actions import DARE, TAKE, Action, single_plays
-from adjudicator.cards import UNKNOWN, Card, a_rank, cards_text, rank_word, suit
+from adjudicator.cards import UNKNOWN, Card, cards_text, suit
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
+from adjudicator.engine import phase_one_said as said
 from adjudicator.engine.common import (
     can_dare,
     dare_problem,
@@ -41,6 +42,8 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _
+from adjudicator.speech import a_rank_said
 
 _new = tuple.__new__
 
@@ -121,7 +124,7 @@ def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozen
     a tie rule the highest rank played twice or more ('all_tied': every such rank)."""
     top = -1
     seen = twice = 0  # the ranks (1..14) played, and played more than once, as bits
-    for _, r in plays:
+    for _seat, r in plays:
         bit = 1 << r
         twice |= seen & bit
         seen |= bit
@@ -240,10 +243,10 @@ def _take(state: State, winner: int, announce: bool = True) -> None:
     """The winner takes every card played or sluffed to the trick."""
     pile = state.piles[winner]
     count = 0
-    for _, cards in state.trick:
+    for _seat, cards in state.trick:
         pile.extend(cards)
         count += len(cards)
-    for _, cards in state.sluffs:
+    for _seat, cards in state.sluffs:
         pile.extend(cards)
         count += len(cards)
     state.trick.clear()
@@ -270,7 +273,7 @@ def _share_ascending(state: State, heads: list[int]) -> None:
             state.hands[player].extend(cards)
         else:
             rest.extend(cards)
-    for _, cards in state.sluffs:
+    for _seat, cards in state.sluffs:
         rest.extend(cards)
     last = heads[-1]
     order = sorted(heads, key=lambda p: (last - p) % n)
@@ -371,34 +374,31 @@ def _tie_problem(
         if status is None:
             return Violation(
                 "phase1.tie.compulsory",
-                f"Whether {name} holds {a_rank(r)}, which would have to be played to make "
-                "a tie, is unknown",
+                _(
+                    "Whether {name} holds {rank}, which would have to be played to make "
+                    "a tie, is unknown"
+                ).format(name=name, rank=a_rank_said(r)),
                 undetermined=True,
             )
-        return Violation.later("phase1.tie.compulsory", _tie_words, name, r, played, cards)
+        return Violation.later("phase1.tie.compulsory", said.tie, name, r, played, cards)
     return None
-
-
-def _tie_words(name: str, r: int, played: int | None, cards: tuple[Card, ...]) -> str:
-    how = "not dare" if played is None else f"not {cards_text(cards)}"
-    return f"{name} holds {a_rank(r)} and must play it to make a tie (compulsory ties), {how}"
 
 
 def whose_turn(state: State) -> str:
     """Why it is the current player's turn, in table language."""
     names = state.names
     if state.turn is None:
-        return "nobody is to play"
+        return _("nobody is to play")
     name = names[state.turn]
     if state.decided is not None:
         if state.options.sluffing == "unlimited":
-            return f"{name} won the trick and takes it next"
-        return f"{name} won the trick and leads the next"
+            return _("{name} won the trick and takes it next").format(name=name)
+        return _("{name} won the trick and leads the next").format(name=name)
     if state.replay:
-        return f"{name} plays again to break the tie"
+        return _("{name} plays again to break the tie").format(name=name)
     if not state.trick:
-        return f"{name} leads this trick"
-    return f"{name} plays next to {names[state.leader]}'s trick"
+        return _("{name} leads this trick").format(name=name)
+    return _("{name} plays next to {leader}'s trick").format(name=name, leader=names[state.leader])
 
 
 def _sluff_candidates(state: State) -> list[Action]:
@@ -555,23 +555,25 @@ def check(state: State, action: Action) -> Violation | None:
     if act == "pick":
         return Violation(
             "phase1.pick",
-            "Nobody picks up in phase one: the player to move plays a card or dares",
+            _("Nobody picks up in phase one: the player to move plays a card or dares"),
         )
     if act == "take":
         if action.cards:
-            return Violation("phase1.take", "A take names no cards: the winner takes them all")
+            return Violation("phase1.take", _("A take names no cards: the winner takes them all"))
         if state.decided is None:
             return Violation(
                 "phase1.take",
-                "The trick is not decided yet: nothing can be taken"
+                _("The trick is not decided yet: nothing can be taken")
                 if state.trick
-                else "There is no trick on the table to take",
+                else _("There is no trick on the table to take"),
             )
         return None
     if state.decided is not None and state.options.sluffing == "unlimited":
         return Violation(
             "phase1.take.due",
-            f"{names[p]} won the trick and must take it (act 'take') before leading again",
+            _("{name} won the trick and must take it (act 'take') before leading again").format(
+                name=names[p]
+            ),
         )
     if act == "dare":
         return dare_problem(state, action) or _tie_problem(state, p, None)
@@ -580,23 +582,27 @@ def check(state: State, action: Action) -> Violation | None:
     cards = action.cards
     most = state.options.hand_size if state.options.multi_card_plays else 1
     if not 1 <= len(cards) <= most:
-        allowed = "one card" if most == 1 else f"one to {most} cards of one rank"
-        return Violation(
-            "play.count",
-            f"A play in phase one is {allowed}; {names[p]} named "
-            + (f"{len(cards):,} ({cards_text(cards)})" if cards else "none"),
+        if most == 1:
+            allowed = _("A play in phase one is one card")
+        else:
+            allowed = _("A play in phase one is one to {most} cards of one rank").format(most=most)
+        named = (_("{name} named {count:,} ({cards})") if cards else _("{name} named none")).format(
+            name=names[p], count=len(cards), cards=cards_text(cards)
         )
+        return Violation("play.count", f"{allowed}; {named}")
     rank1 = state.rank1
     if len({rank1[c] for c in cards}) > 1:
         return Violation(
             "phase1.play.rank",
-            f"The cards of one play must be of one rank: {cards_text(cards)} are not",
+            _("The cards of one play must be of one rank: {cards} are not").format(
+                cards=cards_text(cards)
+            ),
         )
     bad = held(state, action)
     if bad is not None:
         return bad
     if len(set(cards)) != len(cards) and state.options.decks == 1:
-        return Violation("play.count", f"{names[p]} names the same card twice")
+        return Violation("play.count", _("{name} names the same card twice").format(name=names[p]))
     return _tie_problem(state, p, rank1[cards[0]], cards)
 
 
@@ -613,7 +619,7 @@ def heading_plays(state: State) -> set[int]:
         ranks = state.head_ranks
         return {first + i for i, (_, r) in enumerate(plays) if r in ranks}
     latest: dict[int, int] = {}
-    for i, (player, _) in enumerate(trick):
+    for i, (player, _cards) in enumerate(trick):
         if player in state.tied:
             latest[player] = i
     return set(latest.values())
@@ -655,21 +661,23 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
     names = state.names
     p = action.player
     if not action.cards:
-        return Violation("play.count", f"A sluff names the cards; {names[p]} named none")
+        return Violation(
+            "play.count", _("A sluff names the cards; {name} named none").format(name=names[p])
+        )
     bad = held(state, action)
     if bad is not None:
         return bad
     if len(set(action.cards)) != len(action.cards) and state.options.decks == 1:
-        return Violation("play.count", f"{names[p]} names the same card twice")
+        return Violation("play.count", _("{name} names the same card twice").format(name=names[p]))
     if not state.trick:
-        return Violation("phase1.sluff.window", "There is no trick on the table to sluff to")
+        return Violation("phase1.sluff.window", _("There is no trick on the table to sluff to"))
     rank1 = state.rank1
     played = any(player == p for player, _ in state.trick)
     if mode == "once":
         if state.decided is None:
             return Violation(
                 "phase1.sluff.window",
-                "Sluffing comes once the trick is decided, not while it is being played",
+                _("Sluffing comes once the trick is decided, not while it is being played"),
             )
         allowed = {rank1[c] for _, cards in state.trick for c in cards}
         allowed |= {rank1[c] for _, cards in state.sluffs for c in cards}
@@ -681,23 +689,30 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
         if own is None:
             return Violation(
                 "phase1.sluff.window",
-                f"{names[p]} has not played to this trick, so has no rank to sluff",
+                _("{name} has not played to this trick, so has no rank to sluff").format(
+                    name=names[p]
+                ),
             )
         allowed = {own}
     else:  # atlanta
         if not played:
             return Violation(
                 "phase1.sluff.window",
-                f"{names[p]} has not played to this trick yet: a sluff comes after playing",
+                _("{name} has not played to this trick yet: a sluff comes after playing").format(
+                    name=names[p]
+                ),
             )
         allowed = losing_ranks(state)
     if mode in ("once", "atlanta") and state.sluffed[p]:
-        return Violation("phase1.sluff.once", f"{names[p]} has already sluffed to this trick")
+        return Violation(
+            "phase1.sluff.once",
+            _("{name} has already sluffed to this trick").format(name=names[p]),
+        )
     wrong = [c for c in action.cards if rank1[c] not in allowed]
     if wrong:
         return Violation.later(
             "phase1.sluff.rank",
-            _sluff_rank_words,
+            said.sluff_rank,
             tuple(wrong),
             mode,
             names[p],
@@ -707,8 +722,10 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
     if _final_winner(state, p):
         return Violation(
             "phase1.sluff.final",
-            f"{names[p]} wins what is now sure to be the last trick of phase one, so may not "
-            "sluff to it",
+            _(
+                "{name} wins what is now sure to be the last trick of phase one, so may not "
+                "sluff to it"
+            ).format(name=names[p]),
         )
     if state.options.sluff_top_first and state.decided is None and state.round_plays:
         due = p in state.round[state.round_at :]
@@ -716,31 +733,9 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
         matching = [c for c in action.cards if rank1[c] == top]
         if due and matching:
             return Violation.later(
-                "phase1.sluff.top", _sluff_top_words, names[p], tuple(matching), top
+                "phase1.sluff.top", said.sluff_top, names[p], tuple(matching), top
             )
     return None
-
-
-def _sluff_rank_words(
-    wrong: tuple[Card, ...], mode: str, name: str, own: int | None, allowed: tuple[int, ...]
-) -> str:
-    if mode == "own_rank":
-        assert own is not None
-        what = f"the rank {name} played ({rank_word(own)})"
-    elif mode == "atlanta":
-        what = "ranks already played and not heading the trick"
-    else:
-        what = "ranks already in the trick"
-    shown = " ".join(rank_word(r) for r in allowed) or "none"
-    return f"{cards_text(wrong)} may not be sluffed: only {what} may ({shown})"
-
-
-def _sluff_top_words(name: str, matching: tuple[Card, ...], top: int) -> str:
-    return (
-        f"{name} has not played to this round yet, so may not sluff "
-        f"{cards_text(matching)}: a card of the highest rank so far ({rank_word(top)}) "
-        "must be the play"
-    )
 
 
 # --- doing it ------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from adjudicator.cards import (
     cards_text,
     rank,
     suit,
-    suit_name,
 )
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
@@ -40,6 +39,8 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import note
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
+from adjudicator.speech import suit_word
 
 # --- the course of a trick ------------------------------------------------------
 
@@ -105,7 +106,7 @@ def _settle(state: State) -> None:
         winner = state.leader if rank(lead) > rank(reply) else state.second
     pile = state.piles[winner]
     count = 0
-    for _, cards in state.trick:
+    for _seat, cards in state.trick:
         pile.extend(cards)
         count += len(cards)
     state.trick.clear()
@@ -120,11 +121,13 @@ def _settle(state: State) -> None:
 
 def whose_turn(state: State) -> str:
     """Why it is the current player's turn, in table language."""
-    name = state.names[state.turn] if state.turn is not None else "nobody"
+    name = state.names[state.turn] if state.turn is not None else _("nobody")
     if not state.trick or len(state.trick) % 2 == 0:
-        return f"{name} leads this trick"
+        return _("{name} leads this trick").format(name=name)
     lead = state.trick[-1][1][0]
-    return f"{name} plays second, to {state.names[state.leader]}'s {card_text(lead)}"
+    return _("{name} plays second, to {leader}'s {card}").format(
+        name=name, leader=state.names[state.leader], card=card_text(lead)
+    )
 
 
 def _replying(state: State) -> bool:
@@ -234,12 +237,18 @@ def check(state: State, action: Action) -> Violation | None:
         return _check_pick(state, action, replying)
     if act == "dare":
         if replying and state.options.dare_by == "leader":
-            return Violation(
-                "phase1.dare.leader",
-                f"Only the leader of a trick dares at this table (dare_by 'leader'): "
-                f"{state.names[action.player]} plays second, so plays a card"
-                + (" or picks up" if reply != "any" else ""),
+            text = (
+                _(
+                    "Only the leader of a trick dares at this table (dare_by 'leader'): "
+                    "{name} plays second, so plays a card or picks up"
+                )
+                if reply != "any"
+                else _(
+                    "Only the leader of a trick dares at this table (dare_by 'leader'): "
+                    "{name} plays second, so plays a card"
+                )
             )
+            return Violation("phase1.dare.leader", text.format(name=state.names[action.player]))
         return dare_problem(state, action)
     if act != "play":
         return None
@@ -252,10 +261,29 @@ def check(state: State, action: Action) -> Violation | None:
         return _check_follow(state, action.player, card, led)
     if beats(state, card, led):
         return None
-    return Violation(
-        "phase1.beat",
-        f"{card_text(card)} does not beat {card_text(led)}: the second card must be a higher "
-        f"{suit_name(suit(led))}{_or_trump(state, led)}, or else {card_text(led)} is picked up",
+    trump = state.trump
+    return Violation.later(
+        "phase1.beat", _not_beaten, card, led, trump if trump != led // 13 else None
+    )
+
+
+def _not_beaten(card: Card, led: Card, trump: int | None) -> str:
+    """phase1.beat's words (built when read): ``trump`` None where a trump does not help."""
+    if trump is None:
+        text = _(
+            "{card} does not beat {led}: the second card must be a higher {suit}, "
+            "or else {led} is picked up"
+        )
+    else:
+        text = _(
+            "{card} does not beat {led}: the second card must be a higher {suit} "
+            "or a trump ({symbol}), or else {led} is picked up"
+        )
+    return text.format(
+        card=card_text(card),
+        led=card_text(led),
+        suit=suit_word(suit(led)),
+        symbol=SUIT_SYMBOLS[trump] if trump is not None else "",
     )
 
 
@@ -263,10 +291,19 @@ def _special_off_turn(state: State, action: Action) -> Violation | None:
     """specials_turn 'own_turn': a set-aside or exchange only when it is one's turn."""
     if state.options.specials_turn != "own_turn" or action.player == state.turn:
         return None
+    text = (
+        _(
+            "It is not {name}'s turn: {why}; at this table a player makes an exchange only "
+            "on their own turn"
+        )
+        if action.act == "exchange"
+        else _(
+            "It is not {name}'s turn: {why}; at this table a player makes a set-aside only "
+            "on their own turn"
+        )
+    )
     return Violation(
-        "turn.order",
-        f"It is not {state.names[action.player]}'s turn: {whose_turn(state)}; at this table "
-        f"a player makes an {action.act.replace('_', '-')} only on their own turn",
+        "turn.order", text.format(name=state.names[action.player], why=whose_turn(state))
     )
 
 
@@ -283,26 +320,31 @@ def _check_follow(state: State, player: int, card: Card, led: Card) -> Violation
     if follows is None:
         return Violation(
             "phase1.reply",
-            f"Whether {name} holds a {suit_name(led_suit)} is unknown: without one, only a trump "
-            f"may be played to {card_text(led)}",
+            _(
+                "Whether {name} holds a {suit} is unknown: without one, only a trump "
+                "may be played to {led}"
+            ).format(name=name, suit=suit_word(led_suit), led=card_text(led)),
             undetermined=True,
         )
-    return Violation(
-        "phase1.reply",
-        f"{name} holds no {suit_name(led_suit)}, so plays a trump{_trump_sign(state)} to "
-        f"{card_text(led)} or picks it up, not {card_text(card)}",
+    return Violation.later("phase1.reply", _no_follow, name, led, card, state.trump)
+
+
+def _no_follow(name: str, led: Card, card: Card, trump: int | None) -> str:
+    """phase1.reply's words (built when read)."""
+    if trump is None:
+        text = _("{name} holds no {suit}, so plays a trump to {led} or picks it up, not {card}")
+    else:
+        text = _(
+            "{name} holds no {suit}, so plays a trump ({symbol}) to {led} or picks it up, "
+            "not {card}"
+        )
+    return text.format(
+        name=name,
+        suit=suit_word(suit(led)),
+        symbol=SUIT_SYMBOLS[trump] if trump is not None else "",
+        led=card_text(led),
+        card=card_text(card),
     )
-
-
-def _trump_sign(state: State) -> str:
-    return f" ({SUIT_SYMBOLS[state.trump]})" if state.trump is not None else ""
-
-
-def _or_trump(state: State, led: Card) -> str:
-    trump = state.trump
-    if trump is None or led // 13 == trump:
-        return ""
-    return f" or a trump ({SUIT_SYMBOLS[trump]})"
 
 
 def _check_pick(state: State, action: Action, replying: bool) -> Violation | None:
@@ -310,37 +352,43 @@ def _check_pick(state: State, action: Action, replying: bool) -> Violation | Non
     if reply == "any":
         return Violation(
             "phase1.pick",
-            "Nobody picks up in phase one: the player to move plays a card or dares",
+            _("Nobody picks up in phase one: the player to move plays a card or dares"),
         )
     if not replying:
         return Violation(
             "phase1.pick",
-            "Only the second player of a trick picks up, and only the led card: "
-            f"{state.names[action.player]} leads",
+            _(
+                "Only the second player of a trick picks up, and only the led card: {name} leads"
+            ).format(name=state.names[action.player]),
         )
     led = state.trick[-1][1][0]
     if action.cards and action.cards != (led,):
         return Violation(
             "phase1.pick.cards",
-            f"A pick takes the led card, {card_text(led)}, not {cards_text(action.cards)}",
+            _("A pick takes the led card, {led}, not {cards}").format(
+                led=card_text(led), cards=cards_text(action.cards)
+            ),
         )
     if reply == "follow_or_pick":
         led_suit = suit(led)
         follows = may_hold(state, action.player, lambda c: c // 13 == led_suit)
         if follows is not False:
             name = state.names[action.player]
-            what = f"{name} holds a {suit_name(led_suit)}"
             if follows is None:
                 return Violation(
                     "phase1.pick.follow",
-                    f"Whether {name} holds a {suit_name(led_suit)} is unknown: a player who "
-                    "can follow suit may not pick up",
+                    _(
+                        "Whether {name} holds a {suit} is unknown: a player who "
+                        "can follow suit may not pick up"
+                    ).format(name=name, suit=suit_word(led_suit)),
                     undetermined=True,
                 )
             return Violation(
                 "phase1.pick.follow",
-                f"{what} and so may not pick up {card_text(led)}: a player who can follow suit "
-                "must play a card",
+                _(
+                    "{name} holds a {suit} and so may not pick up {led}: a player who can follow "
+                    "suit must play a card"
+                ).format(name=name, suit=suit_word(led_suit), led=card_text(led)),
             )
     return None
 
@@ -352,29 +400,39 @@ def _check_set_aside(state: State, action: Action) -> Violation | None:
     if len(cards) != 3:
         return Violation(
             "phase1.set_aside",
-            f"A set-aside shows exactly three trumps; {name} named {len(cards)}",
+            _("A set-aside shows exactly three trumps; {name} named {count}").format(
+                name=name, count=len(cards)
+            ),
         )
     bad = held(state, action)
     if bad is not None:
         return bad
     if len(set(cards)) != 3 and state.options.decks == 1:
-        return Violation("play.count", f"{name} names the same card twice")
+        return Violation("play.count", _("{name} names the same card twice").format(name=name))
     wrong = [c for c in cards if c // 13 != state.trump]
     if wrong:
         return Violation(
             "phase1.set_aside",
-            f"{cards_text(wrong)} {'is' if len(wrong) == 1 else 'are'} not trumps: only three "
-            "trumps may be set aside",
+            ngettext(
+                "{cards} is not trumps: only three trumps may be set aside",
+                "{cards} are not trumps: only three trumps may be set aside",
+                len(wrong),
+            ).format(cards=cards_text(wrong)),
         )
     if state.count(p) != 3:
         return Violation(
             "phase1.set_aside",
-            f"{name} holds {state.count(p)} cards: only a hand of three trumps and nothing else "
-            "may be set aside",
+            ngettext(
+                "{name} holds {count} card: only a hand of three trumps and nothing else "
+                "may be set aside",
+                "{name} holds {count} cards: only a hand of three trumps and nothing else "
+                "may be set aside",
+                state.count(p),
+            ).format(name=name, count=state.count(p)),
         )
     if not state.stock:
         return Violation(
-            "phase1.set_aside", "The stock is empty: there are no three new cards to draw"
+            "phase1.set_aside", _("The stock is empty: there are no three new cards to draw")
         )
     return None
 
@@ -391,8 +449,9 @@ def _check_exchange(state: State, action: Action) -> Violation | None:
     if action.cards != (two,):
         return Violation(
             "phase1.exchange",
-            f"Only the two of trumps ({card_text(two)}) is exchanged for the turned-up trump, "
-            f"not {cards_text(action.cards) or 'nothing'}",
+            _(
+                "Only the two of trumps ({card}) is exchanged for the turned-up trump, not {cards}"
+            ).format(card=card_text(two), cards=cards_text(action.cards) or _("nothing")),
         )
     bad = held(state, action)
     if bad is not None:
@@ -400,7 +459,7 @@ def _check_exchange(state: State, action: Action) -> Violation | None:
     if not turned_up_lies(state):
         return Violation(
             "phase1.exchange",
-            "The turned-up trump no longer lies under the stock: there is nothing to exchange",
+            _("The turned-up trump no longer lies under the stock: there is nothing to exchange"),
         )
     return None
 

@@ -22,13 +22,14 @@ from adjudicator.cards import (
     card_text,
     rank,
     suit,
-    suit_name,
 )
 from adjudicator.engine import events as ev
 from adjudicator.engine.common import attempted, card_list, held, index_of, take_from_hand
 from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
+from adjudicator.speech import suit_word
 
 _new = tuple.__new__
 
@@ -72,20 +73,31 @@ def _not_beaten(
 ) -> str:
     """:func:`why_not_beat` from the suits' powers alone (a violation's lazy words)."""
     top_suit = suit(top[-1])
-    head = f"{card_list(cards)} does not beat {card_list(top)}: "
+    shown, beaten, word = card_list(cards), card_list(top), suit_word(top_suit)
     if top_suit == trump:
-        return head + f"only a higher {suit_name(top_suit)} beats a trump"
+        text = _("{cards} does not beat {top}: only a higher {suit} beats a trump")
+        return text.format(cards=shown, top=beaten, suit=word)
     if top_suit == anti:
-        return head + (
-            f"{suit_name(top_suit, True)} are anti-trumps: only a higher "
-            f"{suit_name(top_suit)} beats them"
+        text = _(
+            "{cards} does not beat {top}: {suits} are anti-trumps: only a higher {suit} beats them"
         )
-    trump_txt = f"a trump ({SUIT_SYMBOLS[trump]})" if trump is not None else "a trump"
-    if len(top) > 1 or len(cards) > 1:
-        need = f"a {suit_name(top_suit)} above {card_text(top[-1])}"
+        return text.format(cards=shown, top=beaten, suits=suit_word(top_suit, True), suit=word)
+    run = len(top) > 1 or len(cards) > 1
+    if trump is None:
+        if run:
+            text = _("{cards} does not beat {top}: a {suit} above {card} or a trump is needed")
+        else:
+            text = _("{cards} does not beat {top}: a higher {suit} or a trump is needed")
+        return text.format(cards=shown, top=beaten, suit=word, card=card_text(top[-1]))
+    if run:
+        text = _(
+            "{cards} does not beat {top}: a {suit} above {card} or a trump ({symbol}) is needed"
+        )
     else:
-        need = f"a higher {suit_name(top_suit)}"
-    return head + f"{need} or {trump_txt} is needed"
+        text = _("{cards} does not beat {top}: a higher {suit} or a trump ({symbol}) is needed")
+    return text.format(
+        cards=shown, top=beaten, suit=word, card=card_text(top[-1]), symbol=SUIT_SYMBOLS[trump]
+    )
 
 
 # --- runs ---------------------------------------------------------------------
@@ -97,15 +109,25 @@ def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
         return None
     min_run = state.options.min_run
     if not min_run:
-        return f"a play in phase two is one card here, not {len(cards):,} ({card_list(cards)})"
+        return _("a play in phase two is one card here, not {count:,} ({cards})").format(
+            count=len(cards), cards=card_list(cards)
+        )
     s = suit(cards[0])
     for a, b in pairwise(cards):
         if suit(b) != s or b != a + 1:
-            return f"{card_list(cards)} is not a run: a run is consecutive cards of one suit"
+            return _("{cards} is not a run: a run is consecutive cards of one suit").format(
+                cards=card_list(cards)
+            )
     if len(cards) < min_run:
-        return f"{card_list(cards)} is too short: a run here has at least {min_run} cards"
+        return ngettext(
+            "{cards} is too short: a run here has at least {count} card",
+            "{cards} is too short: a run here has at least {count} cards",
+            min_run,
+        ).format(cards=card_list(cards), count=min_run)
     if state.options.sequences == "from_two" and rank(cards[0]) != 2:
-        return f"{card_list(cards)} does not begin with a 2: only runs from the 2 may be played"
+        return _("{cards} does not begin with a 2: only runs from the 2 may be played").format(
+            cards=card_list(cards)
+        )
     return None
 
 
@@ -203,7 +225,7 @@ def high_trump(state: State, extra: tuple[Card, ...] = ()) -> tuple[Card | None,
         for c in hand:
             if c // 13 == trump and c > best:
                 best = c
-    for _, cards in state.trick:
+    for _seat, cards in state.trick:
         for c in cards:
             if c // 13 == trump and c > best:
                 best = c
@@ -239,14 +261,14 @@ def completes(
         done = cards[0] // 13 == state.trump and trick[-1][1][-1] // 13 != state.trump
     if not done and opts.complete_suit:
         s = cards[0] // 13
-        on_table = sum(1 for _, played in trick for c in played if c // 13 == s)
+        on_table = sum(1 for _seat, played in trick for c in played if c // 13 == s)
         done = on_table + len(set(cards)) >= 13 and _whole_suit(trick, cards, s)
     return done, True
 
 
 def _whole_suit(trick: list[tuple[int, tuple[Card, ...]]], cards: tuple[Card, ...], s: int) -> bool:
     """Whether the table and ``cards`` hold every card of suit ``s``, 2 to A."""
-    present = {c for _, played in trick for c in played if c // 13 == s}
+    present = {c for _seat, played in trick for c in played if c // 13 == s}
     present.update(c for c in cards if c // 13 == s)
     return len(present) == 13
 
@@ -256,14 +278,16 @@ def _whole_suit(trick: list[tuple[int, tuple[Card, ...]]], cards: tuple[Card, ..
 
 def whose_turn(state: State) -> str:
     """Why it is the current player's turn, in table language."""
-    name = state.names[state.turn] if state.turn is not None else "nobody"
+    name = state.names[state.turn] if state.turn is not None else _("nobody")
     if not state.trick:
-        return f"{name} leads"
+        return _("{name} leads").format(name=name)
     if state.turn is not None and state.pending[state.turn]:
-        return f"{name} is Blåmattis and must pick up"
+        return _("{name} is Blåmattis and must pick up").format(name=name)
     if state.forced:
-        return f"{name} must pick up, as the player before did"
-    return f"{name} must beat {card_list(state.trick[-1][1])} or pick up"
+        return _("{name} must pick up, as the player before did").format(name=name)
+    return _("{name} must beat {top} or pick up").format(
+        name=name, top=card_list(state.trick[-1][1])
+    )
 
 
 def candidates(state: State) -> list[Action]:
@@ -363,12 +387,16 @@ def check(state: State, action: Action) -> Violation | None:
         if state.pending[p]:
             return Violation(
                 "phase2.blamattis",
-                f"{state.names[p]} is Blåmattis (no cards at the start of phase two) "
-                "and must pick up at the first turn",
+                _(
+                    "{name} is Blåmattis (no cards at the start of phase two) "
+                    "and must pick up at the first turn"
+                ).format(name=state.names[p]),
             )
         cards = action.cards
         if not cards:
-            return Violation("play.count", f"{state.names[p]} names no card to play")
+            return Violation(
+                "play.count", _("{name} names no card to play").format(name=state.names[p])
+            )
         if len(cards) > 1:
             cards = tuple(sorted(cards))
         bad = held(state, action)
@@ -378,8 +406,10 @@ def check(state: State, action: Action) -> Violation | None:
             twice = sorted({c for c in cards if cards.count(c) > 1})
             return Violation(
                 "phase2.one_copy",
-                f"{card_list(tuple(twice))} named twice: a play holds one copy of a card, so the "
-                "two copies are played one at a time",
+                _(
+                    "{cards} named twice: a play holds one copy of a card, so the "
+                    "two copies are played one at a time"
+                ).format(cards=card_list(tuple(twice))),
             )
         problem = run_problem(cards, state)
         if problem:
@@ -399,7 +429,7 @@ def check(state: State, action: Action) -> Violation | None:
             # (a play without a trump cannot hold the highest one: no need to look for it)
             high, certain = high_trump(state, cards)
             if high is not None and high in cards:
-                done, _ = completes(state, cards, high, certain)
+                done, _sure = completes(state, cards, high, certain)
                 if not done:
                     return Violation.later(
                         "phase2.high_trump",
@@ -413,8 +443,9 @@ def check(state: State, action: Action) -> Violation | None:
         if trick and state.trump is None and cards[0] // 13 != trick[-1][1][-1] // 13:
             return Violation(
                 "phase2.beat",
-                f"Whether {card_list(cards)} beats {card_list(trick[-1][1])} is unknown: the "
-                "trump suit was not written down",
+                _(
+                    "Whether {cards} beats {top} is unknown: the trump suit was not written down"
+                ).format(cards=card_list(cards), top=card_list(trick[-1][1])),
                 undetermined=True,
             )
         return None
@@ -422,46 +453,71 @@ def check(state: State, action: Action) -> Violation | None:
         if not trick:
             return Violation(
                 "phase2.pick.empty",
-                f"There is nothing on the table to pick up: {state.names[p]} leads",
+                _("There is nothing on the table to pick up: {name} leads").format(
+                    name=state.names[p]
+                ),
             )
         if action.cards:
             take = pick_cards(state, p)
             if sorted(action.cards) != sorted(take):
-                where = "bottom" if _picks_from_bottom(state, p) else "top"
-                unit = {"card": "card", "play": "play", "joined": "joined run"}[
-                    state.options.pick_takes
-                ]
-                return Violation(
+                return Violation.later(
                     "phase2.pick.cards",
-                    f"A pick takes the {where} {unit}, {card_list(take)}, "
-                    f"not {card_list(action.cards)}",
+                    _pick_words,
+                    _picks_from_bottom(state, p),
+                    state.options.pick_takes,
+                    take,
+                    action.cards,
                 )
         return None
     if act == "dare":
-        return Violation("phase2.dare", "There is no stock in phase two: nobody dares")
+        return Violation("phase2.dare", _("There is no stock in phase two: nobody dares"))
     return None
 
 
 def _forced_words(name: str, take: tuple[Card, ...]) -> str:
-    return (
-        f"After a pick every following player picks until the table is empty: "
-        f"{name} must pick up {card_list(take)}"
-    )
+    return _(
+        "After a pick every following player picks until the table is empty: "
+        "{name} must pick up {cards}"
+    ).format(name=name, cards=card_list(take))
+
+
+def _pick_words(bottom: bool, takes: str, take: tuple[Card, ...], named: tuple[Card, ...]) -> str:
+    if takes == "card":
+        text = (
+            _("A pick takes the bottom card, {take}, not {named}")
+            if bottom
+            else _("A pick takes the top card, {take}, not {named}")
+        )
+    elif takes == "play":
+        text = (
+            _("A pick takes the bottom play, {take}, not {named}")
+            if bottom
+            else _("A pick takes the top play, {take}, not {named}")
+        )
+    else:
+        text = (
+            _("A pick takes the bottom joined run, {take}, not {named}")
+            if bottom
+            else _("A pick takes the top joined run, {take}, not {named}")
+        )
+    return text.format(take=card_list(take), named=card_list(named))
 
 
 def _high_trump_words(high: Card, certain: bool, played: int, target: int) -> str:
     shown = card_text(high)
     if not certain:
-        return (
-            f"Whether {shown} is the highest trump left is unknown (a higher one "
+        return _(
+            "Whether {card} is the highest trump left is unknown (a higher one "
             "may be hidden in a hand); the highest may only complete a trick"
-        )
+        ).format(card=shown)
     if played:
-        return (
-            f"{shown} is the highest trump left and may only complete a trick; "
-            f"this would be play {played + 1} of {target}"
-        )
-    return f"{shown} is the highest trump left and may only complete a trick, never lead one"
+        return _(
+            "{card} is the highest trump left and may only complete a trick; "
+            "this would be play {number} of {target}"
+        ).format(card=shown, number=played + 1, target=target)
+    return _(
+        "{card} is the highest trump left and may only complete a trick, never lead one"
+    ).format(card=shown)
 
 
 def apply(state: State, action: Action) -> None:
@@ -517,12 +573,14 @@ def apply(state: State, action: Action) -> None:
             note(state, ev.Out, p, reserve=bool(state.reserve))
         if not sure:
             state.stop(
-                f"whether {card_list(cards)} kills the trick depends on whether a hidden card is "
-                "a higher trump"
+                _(
+                    "whether {cards} kills the trick depends on whether a hidden card is "
+                    "a higher trump"
+                ).format(cards=card_list(cards))
             )
             return
         if done:
-            for _, played in trick:
+            for _seat, played in trick:
                 state.discard.extend(played)
             trick.clear()
             state.completed_tricks += 1
@@ -568,8 +626,9 @@ def lead_next(state: State, leader: int) -> None:
         maybe = all(c == high for c in hand) and (bool(hand) or state.hidden[leader] > 0)
         if maybe and (state.hidden[leader] or not certain):
             state.stop(
-                f"whether {state.names[leader]} holds nothing but the highest trump depends on "
-                "hidden cards"
+                _(
+                    "whether {name} holds nothing but the highest trump depends on hidden cards"
+                ).format(name=state.names[leader])
             )
             return
         if maybe and high is not None:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.cards import RANK_WORDS, UNKNOWN, card_text, cards_text, rank_word
 from adjudicator.engine import events as ev
+from adjudicator.i18n import _, language, ngettext
+from adjudicator.speech import dealt_said, ranks_said, table_said
 
 if TYPE_CHECKING:
     from adjudicator.engine.violations import Violation
@@ -31,19 +33,16 @@ __all__ = [
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 """A suit as trumps are named: ``hearts are trumps``."""
 
-PLURALS = {"ace": "aces", "jack": "jacks", "queen": "queens", "king": "kings", "6": "sixes"}
-
 
 def ranks_word(r: int) -> str:
-    """``7s`` or ``queens``."""
-    word = rank_word(r)
-    return PLURALS.get(word, word + "s")
+    """``7s`` or ``queens`` (in the language speaking: ``damer``, ``rouvat``)."""
+    return ranks_said(r)
 
 
 def names_list(names: Sequence[str], players: Iterable[int]) -> str:
     """``Anna``, ``Anna and Bo``, ``Anna, Bo and Cai``."""
     said = [names[p] for p in players]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + _(" and ") + said[-1]
 
 
 def _shares(names: Sequence[str], shares: tuple[tuple[int, tuple[int, ...]], ...]) -> str:
@@ -53,152 +52,192 @@ def _shares(names: Sequence[str], shares: tuple[tuple[int, tuple[int, ...]], ...
 # --- acts ---------------------------------------------------------------------------
 
 
-_TAILS = {"lead": " to lead", "to_lead": " to lead", "again": " to break the tie", "": ""}
+def _tail(how: str) -> str:
+    if how in ("lead", "to_lead"):
+        return _(" to lead")
+    return _(" to break the tie") if how == "again" else ""
 
 
 def _played(e: ev.Played, names: Sequence[str]) -> str:
     name = names[e.player]
     cards = cards_text(e.cards)
     if e.how == "lead":
-        return f"{name} leads {cards}"
+        return _("{name} leads {cards}").format(name=name, cards=cards)
     if e.how == "beat":
-        return f"{name} beats {cards_text(e.against)} with {cards}"
+        return _("{name} beats {top} with {cards}").format(
+            name=name, top=cards_text(e.against), cards=cards
+        )
     if e.how == "to":
-        return f"{name} plays {cards} to {card_text(e.against[0])}"
-    return f"{name} plays {cards}{_TAILS[e.how]}"
+        return _("{name} plays {cards} to {card}").format(
+            name=name, cards=cards, card=card_text(e.against[0])
+        )
+    return _("{name} plays {cards}").format(name=name, cards=cards) + _tail(e.how)
 
 
 def _dared(e: ev.Dared, names: Sequence[str]) -> str:
     name = names[e.player]
-    what = f"{name} dares and turns {card_text(e.card)}" if e.card is not None else f"{name} dares"
+    if e.card is not None:
+        what = _("{name} dares and turns {card}").format(name=name, card=card_text(e.card))
+    else:
+        what = _("{name} dares").format(name=name)
     if e.how == "to":
-        return f"{what} to {card_text(e.against[0])}"
-    return what + _TAILS[e.how]
+        return _("{what} to {card}").format(what=what, card=card_text(e.against[0]))
+    return what + _tail(e.how)
 
 
 def _picked(e: ev.Picked, names: Sequence[str]) -> str:
     if e.cards is None:
-        return "picks up" if e.phase == 1 else f"{names[e.player]} picks up"
-    return f"{names[e.player]} picks up {cards_text(e.cards)}"
+        return _("picks up") if e.phase == 1 else _("{name} picks up").format(name=names[e.player])
+    return _("{name} picks up {cards}").format(name=names[e.player], cards=cards_text(e.cards))
 
 
 def _exchanged(e: ev.Exchanged, names: Sequence[str]) -> str:
-    under = card_text(e.under) if e.under is not None else "the turned-up trump"
-    return f"{names[e.player]} exchanges {cards_text(e.cards)} for {under}"
+    under = card_text(e.under) if e.under is not None else _("the turned-up trump")
+    return _("{name} exchanges {cards} for {card}").format(
+        name=names[e.player], cards=cards_text(e.cards), card=under
+    )
 
 
 def _dealt(e: ev.Dealt, names: Sequence[str]) -> str:
-    return f"{names[e.player]} deals {e.what}: {_shares(names, e.shares) or 'nothing'}"
+    return _("{name} deals {what}: {shares}").format(
+        name=names[e.player],
+        what=dealt_said(e.what),
+        shares=_shares(names, e.shares) or _("nothing"),
+    )
 
 
 # --- consequences -------------------------------------------------------------------
 
 
 _ENDS = {
-    "all_played": "phase one ends: every card has been played",
-    "stock_used": "phase one ends: the stock is used up",
-    "two_cards": "phase one ends: {who} cannot begin a trick with two cards",
-    "no_card_round": "phase one ends: {who} {has} no card for the next round",
-    "no_lead": "phase one ends: {who} has no card to lead",
-    "no_play": "phase one ends: {who} has no card to play",
-    "stock_done": "the stock is used up and the trick is over: phase one ends",
-    "fewer_than_two": "fewer than two players hold cards: phase one ends",
-    "no_card_bounce": "{who} has no card to resolve the bounce: phase one ends",
+    "all_played": lambda n: _("phase one ends: every card has been played"),
+    "stock_used": lambda n: _("phase one ends: the stock is used up"),
+    "two_cards": lambda n: _("phase one ends: {who} cannot begin a trick with two cards"),
+    "no_card_round": lambda n: ngettext(
+        "phase one ends: {who} has no card for the next round",
+        "phase one ends: {who} have no card for the next round",
+        n,
+    ),
+    "no_lead": lambda n: _("phase one ends: {who} has no card to lead"),
+    "no_play": lambda n: _("phase one ends: {who} has no card to play"),
+    "stock_done": lambda n: _("the stock is used up and the trick is over: phase one ends"),
+    "fewer_than_two": lambda n: _("fewer than two players hold cards: phase one ends"),
+    "no_card_bounce": lambda n: _("{who} has no card to resolve the bounce: phase one ends"),
 }
 
 
 def _ends(e: ev.PhaseOneEnds, names: Sequence[str]) -> str:
     who = names_list(names, e.players) if e.players else ""
-    return _ENDS[e.why].format(who=who, has="has" if len(e.players) == 1 else "have")
+    return _ENDS[e.why](len(e.players)).format(who=who)
 
 
 def _tie(e: ev.Tie, names: Sequence[str]) -> str:
-    ranks = " and ".join(ranks_word(r) for r in e.ranks)
-    then = "take them back" if e.take_back else "play again"
-    return f"{names_list(names, e.players)} tie with {ranks} and {then}"
+    ranks = _(" and ").join(ranks_word(r) for r in e.ranks)
+    if e.take_back:
+        text = _("{names} tie with {ranks} and take them back")
+    else:
+        text = _("{names} tie with {ranks} and play again")
+    return text.format(names=names_list(names, e.players), ranks=ranks)
 
 
 def _taken(e: ev.TrickTaken, names: Sequence[str]) -> str:
-    said = f"{names[e.winner]} takes the trick ({e.size} cards)"
-    return said + " and leads" if e.leads else said
+    if e.leads:
+        text = _("{name} takes the trick ({count} cards) and leads")
+    else:
+        text = _("{name} takes the trick ({count} cards)")
+    return text.format(name=names[e.winner], count=e.size)
 
 
 _LEADS = {
-    "": "{name} leads",
-    "next": "{name} leads next",
-    "again": "{name} leads again",
-    "empty": "the table is empty: {name} leads",
-    "phase_two": "phase two: {name} leads",
+    "": lambda: _("{name} leads"),
+    "next": lambda: _("{name} leads next"),
+    "again": lambda: _("{name} leads again"),
+    "empty": lambda: _("the table is empty: {name} leads"),
+    "phase_two": lambda: _("phase two: {name} leads"),
 }
+
+_TRUMPS = (
+    lambda: _("spades are trumps"),
+    lambda: _("hearts are trumps"),
+    lambda: _("diamonds are trumps"),
+    lambda: _("clubs are trumps"),
+)
 
 
 def _trump(e: ev.TrumpRevealed, names: Sequence[str]) -> str:
     if e.trump is None:
-        return "the trump card was not written down: the trump suit is unknown"
-    shown = "an unknown card" if e.card == UNKNOWN else card_text(e.card)
-    return f"the trump card is {shown}: {SUIT_WORDS[e.trump]} are trumps"
+        return _("the trump card was not written down: the trump suit is unknown")
+    shown = _("an unknown card") if e.card == UNKNOWN else card_text(e.card)
+    return _("the trump card is {card}: {trumps}").format(card=shown, trumps=_TRUMPS[e.trump]())
 
 
 def _low(e: ev.LowCardsShared, names: Sequence[str]) -> str:
-    verb = "holds" if len(e.players) == 1 else "hold"
-    return (
-        f"{names_list(names, e.players)} {verb} fewer than {e.threshold} cards: "
-        "the low cards are shared out"
-    )
+    return ngettext(
+        "{names} holds fewer than {count} cards: the low cards are shared out",
+        "{names} hold fewer than {count} cards: the low cards are shared out",
+        len(e.players),
+    ).format(names=names_list(names, e.players), count=e.threshold)
 
 
 def _out(e: ev.Out, names: Sequence[str]) -> str:
     if e.reserve:
-        return f"{names[e.player]} has no cards left, but the avstickshög lasts"
-    return f"{names[e.player]} is out"
+        return _("{name} has no cards left, but the avstickshög lasts").format(name=names[e.player])
+    return _("{name} is out").format(name=names[e.player])
 
 
 def _over(e: ev.GameOver, names: Sequence[str]) -> str:
-    verb = "loses" if len(e.losers) == 1 else "lose"
-    return f"game over: {' and '.join(names[p] for p in e.losers)} {verb}"
+    return ngettext("game over: {names} loses", "game over: {names} lose", len(e.losers)).format(
+        names=_(" and ").join(names[p] for p in e.losers)
+    )
 
 
 _SAY: dict[type, Callable[[Any, Sequence[str]], str]] = {
     ev.Played: _played,
     ev.Dared: _dared,
     ev.Picked: _picked,
-    ev.Sluffed: lambda e, n: f"{n[e.player]} sluffs {cards_text(e.cards)}",
-    ev.Took: lambda e, n: f"{n[e.player]} takes the trick ({e.size} cards)",
-    ev.SetAside: lambda e, n: (
-        f"{n[e.player]} shows three trumps, {cards_text(e.cards)}, and sets them aside"
+    ev.Sluffed: lambda e, n: _("{name} sluffs {cards}").format(
+        name=n[e.player], cards=cards_text(e.cards)
+    ),
+    ev.Took: lambda e, n: _("{name} takes the trick ({count} cards)").format(
+        name=n[e.player], count=e.size
+    ),
+    ev.SetAside: lambda e, n: _("{name} shows three trumps, {cards}, and sets them aside").format(
+        name=n[e.player], cards=cards_text(e.cards)
     ),
     ev.Exchanged: _exchanged,
     ev.Dealt: _dealt,
     ev.OtherAct: lambda e, n: f"{n[e.player]} {e.act}s {cards_text(e.cards)}".rstrip(),
-    ev.DareFailed: lambda e, n: (
-        f"{card_text(e.card)} does not beat: {n[e.player]} picks up both cards"
+    ev.DareFailed: lambda e, n: _("{card} does not beat: {name} picks up both cards").format(
+        card=card_text(e.card), name=n[e.player]
     ),
     ev.PhaseOneEnds: _ends,
     ev.Tie: _tie,
-    ev.TrickWon: lambda e, n: f"{n[e.winner]} wins the trick",
+    ev.TrickWon: lambda e, n: _("{name} wins the trick").format(name=n[e.winner]),
     ev.TrickTaken: _taken,
-    ev.RestDealt: lambda e, n: "the rest is dealt lowest first: " + _shares(n, e.shares),
-    ev.TieOut: lambda e, n: (
+    ev.RestDealt: lambda e, n: _("the rest is dealt lowest first: {shares}").format(
+        shares=_shares(n, e.shares)
+    ),
+    ev.TieOut: lambda e, n: _(
         "a tied player has no card to play again: the trick is shuffled and shared out"
     ),
-    ev.NoLowCards: lambda e, n: "no low cards were shared",
-    ev.WindowClosed: lambda e, n: "nobody sluffs more",
-    ev.Bounce: lambda e, n: f"bounce: {n[e.leader]} leads again",
-    ev.Leads: lambda e, n: _LEADS[e.how].format(name=n[e.player]),
-    ev.LeadsInstead: lambda e, n: (
-        f"{n[e.holder]} holds only the highest trump: {n[e.leader]} leads instead"
-    ),
+    ev.NoLowCards: lambda e, n: _("no low cards were shared"),
+    ev.WindowClosed: lambda e, n: _("nobody sluffs more"),
+    ev.Bounce: lambda e, n: _("bounce: {name} leads again").format(name=n[e.leader]),
+    ev.Leads: lambda e, n: _LEADS[e.how]().format(name=n[e.player]),
+    ev.LeadsInstead: lambda e, n: _(
+        "{holder} holds only the highest trump: {name} leads instead"
+    ).format(holder=n[e.holder], name=n[e.leader]),
     ev.UnfinishedTrick: lambda e, n: (
-        f"the unfinished trick is dealt out by {n[e.dealer]}"
+        _("the unfinished trick is dealt out by {name}").format(name=n[e.dealer])
         if e.dealer is not None
-        else "everyone takes back what they put into the unfinished trick"
+        else _("everyone takes back what they put into the unfinished trick")
     ),
     ev.TrumpRevealed: _trump,
     ev.LowCardsShared: _low,
     ev.Out: _out,
-    ev.TrickLeaves: lambda e, n: "the trick is complete and leaves the game",
-    ev.WithoutCards: lambda e, n: (
-        f"{' and '.join(n[p] for p in e.players)} start phase two without cards"
+    ev.TrickLeaves: lambda e, n: _("the trick is complete and leaves the game"),
+    ev.WithoutCards: lambda e, n: _("{names} start phase two without cards").format(
+        names=_(" and ").join(n[p] for p in e.players)
     ),
     ev.GameOver: _over,
 }
@@ -239,6 +278,8 @@ def attempt(words: str, player: str, action: str) -> str:
     "tries to beat", "tries to dare and turn".  Narration of another shape
     falls back to the action as written: ``Bo tries: Bo play 7H``.
     """
+    if language() != "en":  # the verbs below are English grammar: say it whole instead
+        return _("{player} tries this: {words}").format(player=player, words=words or action)
     head = f"{player} "
     rest = words[len(head) :].split(" ") if words.startswith(head) else []
     if not rest or not rest[0].isalpha() or not rest[0].endswith("s"):
@@ -255,6 +296,8 @@ def irregular_words(s: Step, bad: Violation) -> str:
     """An irregular action and what the table did: "Bo tries to beat 9♥ with 7♥: illegal
     (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
     if bad.rule == "table.taken_back":
-        return f"{s.words or s.action}: taken back, though legal"
+        return _("{words}: taken back, though legal").format(words=s.words or s.action)
     said = attempt(s.words, bad.player or "", s.action)
-    return f"{said}: illegal ({bad.rule}), {bad.table}"
+    return _("{said}: illegal ({rule}), {what}").format(
+        said=said, rule=bad.rule, what=table_said(bad.table or "")
+    )

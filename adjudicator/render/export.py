@@ -222,6 +222,7 @@ def html(
     page = page.replace(
         '<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>"
     )
+    page = page.replace('<script src="/static/i18n.js"></script>\n', "")  # English, standalone
     page = page.replace(
         '<script type="module" src="/static/app.js"></script>',
         f'<script type="application/json" id="embedded">{_script_safe(data)}</script>\n'

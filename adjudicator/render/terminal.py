@@ -20,17 +20,24 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
+from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
 UNSEEN_SHOWN = 16
 """Actions with unseen cards listed by ``legal`` before the rest are counted."""
-PHASE_NAMES = {PHASE_ONE: "phase one", 2: "phase two", OVER: "game over"}
+PHASE_HEADS = {
+    PHASE_ONE: lambda: _("Phase one"),
+    2: lambda: _("Phase two"),
+    OVER: lambda: _("Game over"),
+}
+"""The table view's head line, said in the language speaking."""
 
 
 def card(c: Card, trump: int | None = None) -> Text:
@@ -53,7 +60,7 @@ def cards(cs: Iterable[Card], trump: int | None = None) -> Text:
 
 def _trick_text(view: TableView) -> Text:
     if not view.trick and not view.sluffs:
-        return Text("(empty)", style="dim")
+        return Text(_("(empty)"), style="dim")
     out = Text()
     for i, (player, played) in enumerate(view.trick):
         if i:
@@ -61,7 +68,7 @@ def _trick_text(view: TableView) -> Text:
         out.append(f"{view.names[player]} ")
         out.append_text(cards(played, view.trump))
     if view.sluffs:
-        out.append(" · sluffed: ", style="dim")
+        out.append(" · " + _("sluffed:") + " ", style="dim")
         for i, (player, sluffed) in enumerate(view.sluffs):
             if i:
                 out.append(", ")
@@ -76,28 +83,43 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     With ``viewer`` (a player's name) only that player's hand is shown; the
     others are counts, as that player sees the table.
     """
-    head = Text(PHASE_NAMES.get(view.phase, "?").capitalize(), style="bold")
+    said = PHASE_HEADS.get(view.phase)
+    head = Text(said() if said is not None else "?", style="bold")
     if view.phase == PHASE_ONE:
-        head.append(f" · stock {view.stock}")
+        head.append(" · " + _("stock {count}").format(count=view.stock))
         if view.turned_up is not None:
-            head.append(" · turned-up trump ").append_text(card(view.turned_up, view.trump))
+            head.append(" · " + _("turned-up trump") + " ").append_text(
+                card(view.turned_up, view.trump)
+            )
         elif view.trump_card == "set_aside" and view.indicator_down:
-            head.append(" · trump card set aside face down")
+            head.append(" · " + _("trump card set aside face down"))
         elif view.indicator_holder is not None and view.indicator_down:
-            head.append(f" · trump indicator held face down by {view.names[view.indicator_holder]}")
+            head.append(
+                " · "
+                + _("trump indicator held face down by {name}").format(
+                    name=view.names[view.indicator_holder]
+                )
+            )
     else:
-        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else "unknown"
-        head.append(f" · trump {trump} · out of play {view.discard}")
+        trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else _("unknown")
+        head.append(
+            " · " + _("trump {suit} · out of play {count}").format(suit=trump, count=view.discard)
+        )
         if view.reserve:
             head.append(f" · avstickshög {view.reserve}")
         if view.trick:
-            head.append(f" · trick needs {view.trick_target} plays")
+            head.append(" · " + _("trick needs {count} plays").format(count=view.trick_target))
     if view.deal is not None:
-        shufflers = " or ".join(view.names[p] for p in sorted(view.deal.shufflers))
-        head.append(f" · {view.deal.what} to be dealt by {shufflers}")
-    trick_line = Text("Table: ").append_text(_trick_text(view))
+        shufflers = _(" or ").join(view.names[p] for p in sorted(view.deal.shufflers))
+        head.append(
+            " · "
+            + _("{what} to be dealt by {names}").format(
+                what=dealt_said(view.deal.what), names=shufflers
+            )
+        )
+    trick_line = Text(_("Table:") + " ").append_text(_trick_text(view))
 
-    header = ["", "player", "hand"] + (["pile"] if view.phase == PHASE_ONE else [])
+    header = ["", _("player"), _("hand")] + ([_("pile")] if view.phase == PHASE_ONE else [])
     rows: list[list[Text]] = []
     for i, name in enumerate(view.names):
         marker = "▶" if view.turn == i else ""
@@ -107,15 +129,18 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
         hidden = view.hidden[i] if view.hidden else 0
         count = len(hand) + hidden
         if count and viewer is not None and name != viewer:
-            shown = Text(f"{count} card{'s' if count > 1 else ''}", style="dim")
+            shown = Text(
+                ngettext("{count} card", "{count} cards", count).format(count=count), style="dim"
+            )
         elif count:
             shown = cards(sorted_hand(hand, view.trump), view.trump)
             if hidden:
-                shown.append(f"{' ' if hand else ''}+{hidden} unseen", style="dim")
+                unseen = _("+{count} unseen").format(count=hidden)
+                shown.append(f"{' ' if hand else ''}{unseen}", style="dim")
         else:
-            shown = Text("out" if view.phase != PHASE_ONE else "(none)", style="dim")
+            shown = Text(_("out") if view.phase != PHASE_ONE else _("(none)"), style="dim")
         if view.stored and view.stored[i]:
-            shown.append(" (3 trumps set aside)", style="dim")
+            shown.append(" " + _("(3 trumps set aside)"), style="dim")
         row = [Text(marker), Text(name), shown]  # a name is never markup
         if view.phase == PHASE_ONE:
             row.append(Text(str(view.piles[i])))
@@ -123,7 +148,12 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     grid = Grid(header, rows, right=3)
     parts: list[RenderableType] = [head, trick_line, grid]
     if view.phase == OVER:
-        parts.append(Text(f"Game over: {losers_text(view.names, view.losers)}.", style="bold"))
+        parts.append(
+            Text(
+                _("Game over: {losers}.").format(losers=losers_text(view.names, view.losers)),
+                style="bold",
+            )
+        )
     return Group(*parts)
 
 
@@ -173,8 +203,10 @@ def losers_text(names: Iterable[str], losers: list[int]) -> str:
     """``Cai is the loser``, ``Anna and Bo are the losers``, ``nobody is the loser``."""
     named = [list(names)[p] for p in losers]
     if len(named) > 1:
-        return f"{', '.join(named[:-1])} and {named[-1]} are the losers"
-    return f"{named[0] if named else 'nobody'} is the loser"
+        return _("{names} and {last} are the losers").format(
+            names=", ".join(named[:-1]), last=named[-1]
+        )
+    return _("{name} is the loser").format(name=named[0] if named else _("nobody"))
 
 
 def _shows_a_hand(form: listing.Form) -> bool:
@@ -198,10 +230,14 @@ def legal_hint(source: Source | None, index: int, game: int | None = None) -> st
         source, game = source
     where = f" --at {index}" + (f" --game {game}" if game is not None else "")
     if source is None:
-        return f"'adjudicator legal FILE{where}' lists them"
+        return _("{command} lists them").format(command=f"'adjudicator legal FILE{where}'")
     if source == "-" or source.startswith("-:"):
-        return f"save the record as FILE: 'adjudicator legal FILE{where}' lists them"
-    return f"'adjudicator legal {_shell_word(source)}{where}' lists them"
+        return _("save the record as FILE: {command} lists them").format(
+            command=f"'adjudicator legal FILE{where}'"
+        )
+    return _("{command} lists them").format(
+        command=f"'adjudicator legal {_shell_word(source)}{where}'"
+    )
 
 
 def _shell_word(word: str) -> str:
@@ -232,48 +268,78 @@ def violation(
             out = Text()
             out.append_text(violation(_with_alternatives(v, kept), what, source=source))  # type: ignore[arg-type]
             out.append(
-                f"\n  and {hidden} more with {owner}'s cards (hidden from {viewer})",
+                "\n  "
+                + ngettext(
+                    "and {count} more with {owner}'s cards (hidden from {viewer})",
+                    "and {count} more with {owner}'s cards (hidden from {viewer})",
+                    hidden,
+                ).format(count=hidden, owner=owner, viewer=viewer),
                 style="dim",
             )
             return out
     lines = Text()
-    if v.index is not None:
-        where = f"action {v.index}"
-    else:
-        where = "session" if v.rule.startswith("session.") else "result"
     if v.game is not None:
-        where = f"game {v.game}, {where}"
-    lines.append(f"✗ illegal {where}", style="bold red")
+        if v.index is not None:
+            what = _("action {number}").format(number=v.index)
+        else:
+            what = _("session") if v.rule.startswith("session.") else _("result")
+        where = _("illegal game {number}, {what}").format(number=v.game, what=what)
+    elif v.index is not None:
+        where = _("illegal action {number}").format(number=v.index)
+    else:
+        where = _("illegal session") if v.rule.startswith("session.") else _("illegal result")
+    lines.append(f"✗ {where}", style="bold red")
     if v.action:
         lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
-        lines.append(f" ({v.table})", style="bold yellow")
-    lines.append(f"\n  rule {v.rule}: ", style="red")
+        lines.append(f" ({table_said(v.table)})", style="bold yellow")
+    lines.append("\n  " + _("rule {rule}:").format(rule=v.rule) + " ", style="red")
     lines.append(v.message, style="red")
     if v.unplayable is not None:
-        lines.append(f"\n  {v.unplayable}; the replay stops here", style="bold red")
+        lines.append(
+            "\n  " + _("{why}; the replay stops here").format(why=v.unplayable), style="bold red"
+        )
     if v.index is not None:
         hint = legal_hint(source, v.index, v.game)
         if v.with_unseen and not v.alternatives:
             lines.append(
-                f"\n  legal instead: only actions with a card nobody has seen "
-                f"({v.with_unseen}; {hint})"
+                "\n  "
+                + _(
+                    "legal instead: only actions with a card nobody has seen ({count}; {listing})"
+                ).format(count=v.with_unseen, listing=hint)
             )
         elif v.to_act is not None and v.player is not None:
-            lines.append(f"\n  legal instead: none, {v.player} had no legal {_act_word(v)} there")
+            lines.append(
+                "\n  "
+                + _("legal instead: none, {name} had no legal {act} there").format(
+                    name=v.player, act=_act_word(v)
+                )
+            )
             lines.append_text(
-                alternatives(listing.unique(v.alternatives), what, f"next, {v.to_act} to act")
+                alternatives(
+                    listing.unique(v.alternatives),
+                    what,
+                    _("next, {name} to act").format(name=v.to_act),
+                )
             )
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
+                    "\n  "
+                    + _("and {count} more with a card nobody has seen ({hint})").format(
+                        count=v.with_unseen, hint=hint
+                    ),
                     style="dim",
                 )
         else:
-            lines.append_text(alternatives(listing.unique(v.alternatives), what, "legal instead"))
+            lines.append_text(
+                alternatives(listing.unique(v.alternatives), what, _("legal instead"))
+            )
             if v.with_unseen:
                 lines.append(
-                    f"\n  and {v.with_unseen} more with a card nobody has seen ({hint})",
+                    "\n  "
+                    + _("and {count} more with a card nobody has seen ({hint})").format(
+                        count=v.with_unseen, hint=hint
+                    ),
                     style="dim",
                 )
     return lines
@@ -287,7 +353,9 @@ def _cut(action: str) -> str:
     """An action as the verdict quotes it: whole, or cut short with its length said."""
     if len(action) <= QUOTED_ACTION:
         return action
-    return f"{action[:QUOTED_ACTION]}… ({len(action):,} characters)"
+    return f"{action[:QUOTED_ACTION]}… " + ngettext(
+        "({count:,} character)", "({count:,} characters)", len(action)
+    ).format(count=len(action))
 
 
 def _act_word(v: Violation) -> str:
@@ -297,7 +365,7 @@ def _act_word(v: Violation) -> str:
         rest = v.action[len(head) :].split()
         if rest and rest[0].replace("_", "").isalpha():
             return rest[0].lower().replace("_", " ")
-    return "action"
+    return _("action")
 
 
 def _with_alternatives(v: Violation, kept: list[listing.Form]) -> Violation:
@@ -314,7 +382,7 @@ def alternatives(forms: list[listing.Form], what: str = "", label: str = "legal"
     if plain:
         out.append(" " + ", ".join(plain))
     elif not deals:
-        out.append(" nothing")
+        out.append(" " + _("nothing"))
     for deal in deals:
         out.append(f"\n    {listing.show(deal)}")
     if more:
@@ -365,7 +433,13 @@ def start(report: Report, viewer: str | None = None) -> RenderableType:
     """The table before the first action."""
     assert report.start is not None
     title = Text(
-        f"Start · {report.variant} · {len(report.players)} players: " + ", ".join(report.players),
+        _("Start")
+        + f" · {report.variant} · "
+        + ngettext("{count} player", "{count} players", len(report.players)).format(
+            count=len(report.players)
+        )
+        + ": "
+        + ", ".join(report.players),
         style="bold cyan",
     )
     return Group(title, table(report.start, viewer))
@@ -375,40 +449,62 @@ def verdict_line(file: str, report: Report) -> Text:
     """One line: file, status, and the outcome."""
     out = Text(f"{file}: ")
     if report.violations:
-        out.append("illegal", style="bold red")
+        out.append(_("illegal"), style="bold red")
     else:
-        out.append("legal", style="bold green")
+        out.append(_("legal"), style="bold green")
+    players = ngettext("{count} player", "{count} players", len(report.players))
+    applied = ngettext(
+        "{applied} of {actions} actions applied",  # English says "actions" even for one
+        "{applied} of {actions} actions applied",
+        report.actions,
+    )
     out.append(
-        f" · {report.variant}, {len(report.players)} players, "
-        f"{report.applied} of {report.actions} actions applied"
+        f" · {report.variant}, {players.format(count=len(report.players))}, "
+        + applied.format(applied=report.applied, actions=report.actions)
     )
     marked = [v for v in report.violations if v.table is not None]
     if marked:
         count = len(report.violations)
-        out.append(f" · {count} irregularit{'ies' if count > 1 else 'y'}", style="yellow")
-    played = " as played" if marked and report.followed else ""
+        irregular = ngettext("{count} irregularity", "{count} irregularities", count)
+        out.append(" · " + irregular.format(count=count), style="yellow")
+    as_played = marked and report.followed
     if report.finished:
         if len(report.losers) > 1:
-            out.append(f" · finished, losers {' and '.join(report.losers)}{played}")
+            names = _(" and ").join(report.losers)
+            text = (
+                _("finished, losers {names} as played")
+                if as_played
+                else _("finished, losers {names}")
+            )
         else:
-            out.append(f" · finished, loser {report.loser or 'nobody'}{played}")
+            names = report.loser or _("nobody")
+            text = (
+                _("finished, loser {names} as played")
+                if as_played
+                else _("finished, loser {names}")
+            )
+        out.append(" · " + text.format(names=names))
     elif report.stopped:
-        out.append(" · not followed to the end (it depends on unseen cards)")
+        out.append(" · " + _("not followed to the end (it depends on unseen cards)"))
     else:
-        out.append(" · not finished")
+        out.append(" · " + _("not finished"))
     if report.undetermined:
         count = len(report.undetermined)
-        out.append(f" · {count} check{'s' if count > 1 else ''} undetermined", style="yellow")
+        checks = ngettext("{count} check undetermined", "{count} checks undetermined", count)
+        out.append(" · " + checks.format(count=count), style="yellow")
     return out
 
 
 def undetermined(v: Violation) -> Text:
     """A check that could not be made, in yellow: where, which rule, and why."""
-    where = f"action {v.index}" if v.index is not None else "before the first action"
-    out = Text(f"? undetermined at {where}", style="bold yellow")
+    if v.index is not None:
+        head = _("undetermined at action {number}").format(number=v.index)
+    else:
+        head = _("undetermined at before the first action")  # (English as it was)
+    out = Text(f"? {head}", style="bold yellow")
     if v.player:
         out.append(f" ({v.player})", style="yellow")
-    out.append(f"\n  rule {v.rule}: {v.message}", style="yellow")
+    out.append("\n  " + _("rule {rule}:").format(rule=v.rule) + f" {v.message}", style="yellow")
     return out
 
 
@@ -457,7 +553,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
 def invalid(file: str, error: str) -> Text:
     """The one line for a record that cannot be read."""
     out = Text(f"{file}: ")
-    out.append("invalid", style="bold yellow")
+    out.append(_("invalid"), style="bold yellow")
     out.append(f" · {error}")
     return out
 

@@ -364,7 +364,7 @@ def replay_steps(
     total = len(report.steps)
     if not 0 <= start <= total:
         raise BadInput(f"from {start}: the replay has steps 0-{total}", 400)
-    head = _head(report, viewer, label, _next(game, report))
+    head = _head(game, report, viewer, label, _next(game, report))
     return head, total, (_step(report.steps[k], viewer) for k in range(start, total))
 
 

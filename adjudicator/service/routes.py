@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
+from adjudicator import i18n
 from adjudicator.service import page
 
 Answer = tuple[int, str]
@@ -69,12 +70,14 @@ POSTS: dict[str, Callable[[dict[str, list[str]], str | None], Answer]] = {
     "/api/check": _check,
     "/api/legal": _legal,
     "/api/replay": _replay,
+    "/api/session": lambda query, body: (200, _json(page.session(_text(body)))),
 }
 """The routes that take a record in the body."""
 
 GETS: dict[str, Callable[[str | None], Any]] = {
     "/api/variants": lambda name: page.variants() if name is None else page.variant(name),
     "/api/explain": lambda topic: None if topic is None else page.explain(topic),
+    "/api/samples": lambda name: page.samples() if name is None else page.sample(name),
 }
 """The routes that read nothing but the path: ``/api/variants`` and ``/api/variants/NAME``."""
 
@@ -94,8 +97,20 @@ def answer(method: str, path: str, query: str = "", body: str | None = None) -> 
     """The answer to one of the page's calls: ``(status, JSON text)``, never an exception.
 
     ``query`` is the part of the address after ``?``; ``body`` the request's text.
-    Errors are ``{"error": line}`` with the status the HTTP API gives them.
+    Errors are ``{"error": line}`` with the status the HTTP API gives them.  ``lang=``
+    in the query chooses the messages' language, as ``?lang=`` does for the HTTP API.
     """
+    asked = parse_qs(query).get("lang")
+    if asked is None:
+        return _answer(method, path, query, body)
+    code = i18n.known(asked[-1])
+    if code is None:
+        return _error(400, str(i18n.UnknownLanguage(asked[-1])))
+    with i18n.speaking(code):
+        return _answer(method, path, query, body)
+
+
+def _answer(method: str, path: str, query: str, body: str | None) -> Answer:
     method = method.upper()
     try:
         if path in POSTS:

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator import i18n
 from adjudicator.web.worker import BUSY
 
 STOPPED = "the checking process stopped on this record; use adjudicator check"
@@ -202,6 +203,7 @@ class Pool:
     async def call(self, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
         """Run one job on a worker; its status and JSON text, or :class:`Refused`."""
         loop = asyncio.get_running_loop()
+        args = {**args, "lang": i18n.language()}  # the worker speaks the request's language
         return await loop.run_in_executor(self._threads, self._call, job, args, body)
 
     def _call(self, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:

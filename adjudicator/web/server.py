@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator.service import page as calls
 from adjudicator.service import routes
-from adjudicator.web import site
+from adjudicator.web import language, site
 from adjudicator.web.pool import Limits, Pool, Refused
 
 STATIC = resources.files("adjudicator.web") / "static"
@@ -339,7 +339,9 @@ app = FastAPI(
     redoc_url=None,
     lifespan=_lifespan,
 )
-app.add_middleware(Guard)
+app.add_middleware(language.Speaking)  # ?lang= / Accept-Language: the messages' language
+app.add_middleware(Guard)  # outermost: its headers on every answer
+app.include_router(language.router)  # /i18n/LANG.json: the page's strings
 app.router.redirect_slashes = False  # a redirect would carry the Host header back
 
 
@@ -526,21 +528,21 @@ async def explain(topic: str) -> Response:
 
 
 @app.get("/api/samples")
-async def samples() -> list[dict[str, Any]]:
+async def samples() -> Response:
     """Every shipped sample: name, title, variant, players, whether it is a session."""
-    return calls.samples()
+    return _routed("/api/samples")
 
 
 @app.get("/api/samples/{name}")
-async def sample(name: str) -> dict[str, Any]:
+async def sample(name: str) -> Response:
     """One shipped sample's record or session, as `adjudicator samples NAME` prints it."""
-    return calls.sample(name)
+    return _routed(f"/api/samples/{name}")
 
 
-@app.post("/api/session", openapi_extra=RECORD_BODY)
-async def session(request: Request) -> dict[str, Any]:
+@app.post("/api/session", openapi_extra=RECORD_BODY, response_model=None)
+async def session(request: Request) -> Response:
     """A session → its `check --json` object and each game as a record of its own."""
-    return calls.session(await _text(request))
+    return await _answer("session", {}, request)
 
 
 def _static(name: str, media: str) -> FileResponse:
@@ -551,6 +553,7 @@ def _static(name: str, media: str) -> FileResponse:
 PAGES = {
     "app.js": "text/javascript",
     "engine.js": "text/javascript",
+    "i18n.js": "text/javascript",
     "docs.js": "text/javascript",
     "style.css": "text/css",
     "docs.html": "text/html",

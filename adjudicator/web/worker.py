@@ -88,8 +88,14 @@ def _replay(raw: bytes, viewer: str | None, start: int) -> bytes:
 
 def run(job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
     """One job's HTTP status and JSON text; a person's mistake is ``{"error": line}``."""
+    from adjudicator import i18n
     from adjudicator.service import page
 
+    with i18n.speaking(args.get("lang") or i18n.SOURCE):  # the request's language
+        return _run(page, job, args, body)
+
+
+def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
     try:
         if job == "check":
             result = page.check_one(_text(body))
@@ -101,6 +107,8 @@ def run(job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
             return 200, page.dumps(page.legal_at(_text(body), args.get("at"))).encode()
         if job == "replay":
             return 200, _replay(body, args.get("viewer"), args.get("start") or 0)
+        if job == "session":
+            return 200, page.dumps(page.session(_text(body))).encode()
     except page.BadInput as exc:
         return exc.status, page.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")

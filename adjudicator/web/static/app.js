@@ -12,6 +12,10 @@ const ACTS = ["play", "pick", "dare", "sluff", "take", "exchange", "set_aside", 
 const RECENT = "adjudicator.recent"; // localStorage: the disputes kept on this phone
 const RECENT_KEPT = 20;
 const EMBEDDED = document.getElementById("embedded");
+// tr/trn: the page's words in its language (i18n.js); English where it is not loaded
+const fill = (text, values = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+const tr = globalThis.tr || fill;
+const trn = globalThis.trn || ((one, many, n, values = {}) => fill(n === 1 ? one : many, { count: n, ...values }));
 
 const page = {
   variants: [],
@@ -230,37 +234,38 @@ function tableAt(pos) {
 function drawTable(t) {
   const box = $("table");
   box.replaceChildren();
-  const phase = t.phase === 0 ? "Game over" : `Phase ${t.phase === 1 ? "one" : "two"}`;
+  const phase = t.phase === 0 ? tr("Game over") : t.phase === 1 ? tr("Phase one") : tr("Phase two");
   const head = el("p", { class: "head" }, el("strong", { text: phase }));
-  if (t.phase === 1) head.append(` · stock ${t.stock}`);
+  if (t.phase === 1) head.append(" · " + tr("stock {count}", { count: t.stock }));
   if (t.trump) {
-    head.append(" · trump ");
+    head.append(" · " + tr("trump") + " ");
     head.append(el("span", { class: `suit-${t.trump}`, text: SUITS[t.trump] }));
   }
   if (t.indicator) head.append(` · ${t.indicator}`);
-  if (t.phase === 2) head.append(` · out of play ${t.out_of_play}`);
+  if (t.phase === 2) head.append(" · " + tr("out of play {count}", { count: t.out_of_play }));
   if (t.deal) head.append(` · ${t.deal.what} to be dealt by ${t.deal.by.join(" or ")}`);
   box.append(head);
-  const trick = el("div", { class: "trick", "aria-label": "Trick" });
-  if (!t.trick.length && !t.sluffs.length) trick.append(el("span", { class: "dim", text: "trick empty" }));
+  const trick = el("div", { class: "trick", "aria-label": tr("Trick") });
+  if (!t.trick.length && !t.sluffs.length) trick.append(el("span", { class: "dim", text: tr("trick empty") }));
   for (const play of t.trick) trick.append(el("span", { class: "play" }, play.player + " ", cardsEl(play.cards)));
-  for (const s of t.sluffs) trick.append(el("span", { class: "play dim" }, `${s.player} sluffs `, cardsEl(s.cards)));
+  for (const s of t.sluffs) trick.append(el("span", { class: "play dim" }, tr("{name} sluffs", { name: s.player }) + " ", cardsEl(s.cards)));
   box.append(trick);
   const seats = el("ul", { class: "seats" });
   for (const seat of t.seats) {
     const row = el("li", { class: seat.turn ? "seat turn" : "seat" });
     row.append(el("span", { class: "name", text: (seat.turn ? "▶ " : seat.loser ? "✗ " : "") + seat.name }));
-    if (seat.cards === null) row.append(el("span", { class: "dim", text: `${seat.count} card${seat.count === 1 ? "" : "s"}` }));
-    else if (seat.count === 0) row.append(el("span", { class: "dim", text: t.phase === 1 ? "no cards" : "out" }));
+    if (seat.cards === null) row.append(el("span", { class: "dim", text: trn("{count} card", "{count} cards", seat.count) }));
+    else if (seat.count === 0) row.append(el("span", { class: "dim", text: t.phase === 1 ? tr("no cards") : tr("out") }));
     else {
       row.append(cardsEl(seat.cards));
-      if (seat.unseen) row.append(el("span", { class: "dim", text: ` +${seat.unseen} unseen` }));
+      if (seat.unseen) row.append(el("span", { class: "dim", text: " " + tr("+{count} unseen", { count: seat.unseen }) }));
     }
-    if (t.phase === 1) row.append(el("span", { class: "pile dim", text: `pile ${seat.pile}` }));
+    if (t.phase === 1) row.append(el("span", { class: "pile dim", text: tr("pile {count}", { count: seat.pile }) }));
     seats.append(row);
   }
   box.append(seats);
-  if (t.losers.length) box.append(el("p", { class: "head", text: `Game over: ${t.losers.join(" and ")} lost.` }));
+  const lost = t.losers.join(tr(" and "));
+  if (t.losers.length) box.append(el("p", { class: "head", text: tr("Game over: {names} lost.", { names: lost }) }));
 }
 
 function sourcesEl(where) {
@@ -300,9 +305,10 @@ function drawRuling() {
   const step = page.pos > 0 ? r.steps[page.pos - 1] : null;
   const v = violationOf(step);
   const verdict = el("p", { class: `verdict ${check.status}` });
-  verdict.append(el("strong", { text: check.status === "illegal" ? "✗ illegal" : "✓ legal" }));
-  let said = ` · ${check.variant}, ${check.applied} of ${check.actions} actions applied`;
-  if (check.finished) said += ` · finished, ${check.losers.length ? check.losers.join(" and ") : "nobody"} lost`;
+  verdict.append(el("strong", { text: check.status === "illegal" ? "✗ " + tr("illegal") : "✓ " + tr("legal") }));
+  let said = ` · ${check.variant}, ` + trn("{applied} of {count} actions applied", "{applied} of {count} actions applied", check.actions, { applied: check.applied });
+  const losers = check.losers.length ? check.losers.join(tr(" and ")) : tr("nobody");
+  if (check.finished) said += " · " + tr("finished, {names} lost", { names: losers });
   verdict.append(said);
   box.append(verdict);
   if (v) {
@@ -376,7 +382,7 @@ function drawMoves() {
   }
   const next = r.next;
   if (!next) {
-    legal.append(el("p", { class: "hint", text: r.check.violations.length ? "Play stops at the violation." : "No action may follow." }));
+    legal.append(el("p", { class: "hint", text: r.check.violations.length ? tr("Play stops at the violation.") : tr("No action may follow.") }));
   } else {
     const deals = next.legal.filter((f) => typeof f !== "string");
     const shown = deals.length > 4 ? next.legal.filter((f) => typeof f === "string" || deals.indexOf(f) < 3) : next.legal;
@@ -384,7 +390,7 @@ function drawMoves() {
     if (shown.length < next.legal.length) {
       legal.append(el("p", { class: "hint", text: `… and ${next.legal.length - shown.length} more ways to deal (Something else: deal)` }));
     }
-    if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? "The game is over." : "No legal action with known cards." }));
+    if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? tr("The game is over.") : tr("No legal action with known cards.") }));
   }
   const who = $("else-player");
   const movers = next ? next.to_move : [];
@@ -725,22 +731,22 @@ function decks() {
 
 function targets() {
   const names = players();
-  const out = names.map((n) => ({ key: `hand:${n}`, text: `${n}'s hand` }));
+  const out = names.map((n) => ({ key: `hand:${n}`, text: tr("{name}'s hand", { name: n }) }));
   if (fromWhere() === "1") {
-    out.push({ key: "stock", text: "the stock (top first)" });
-    for (const n of names) out.push({ key: `pile:${n}`, text: `${n}'s pile` });
+    out.push({ key: "stock", text: tr("the stock (top first)") });
+    for (const n of names) out.push({ key: `pile:${n}`, text: tr("{name}'s pile", { name: n }) });
   }
   return out;
 }
 
 function refreshForm() {
   const v = chosenVariant();
-  $("variant-about").textContent = v ? `${v.title} · ${v.min_players}-${v.max_players} players · ${v.source}` : "";
+  $("variant-about").textContent = v ? `${v.title} · ` + tr("{low}-{high} players", { low: v.min_players, high: v.max_players }) + ` · ${v.source}` : "";
   const names = players();
   for (const id of ["dealer", "leader", "pos-dealer"]) {
     const select = $(id);
     const kept = select.value;
-    select.replaceChildren(...(id === "pos-dealer" ? [el("option", { value: "", text: "not known" })] : []),
+    select.replaceChildren(...(id === "pos-dealer" ? [el("option", { value: "", text: tr("not known") })] : []),
       ...names.map((n) => el("option", { value: n, text: n })));
     if ([...select.options].some((o) => o.value === kept)) select.value = kept;
   }
@@ -1189,6 +1195,7 @@ function download() {
 // --- wiring ---------------------------------------------------------------------------------
 
 async function start() {
+  if (globalThis.pageLanguage) await globalThis.pageLanguage.ready; // its words before any drawing
   $("go-new").addEventListener("click", () => {
     clearFaults();
     startDispute();

@@ -68,12 +68,17 @@ function serverForm() {
 
 // --- the two engines ----------------------------------------------------------------------
 
+/** The page's language (i18n.js sets <html lang>): the engine's messages come in it. */
+function language() {
+  return (globalThis.document && document.documentElement.lang) || "en";
+}
+
 async function fetched(path, body) {
   let answer;
   try {
     answer = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: { "accept-language": language(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body,
     });
   } catch {
@@ -131,7 +136,8 @@ function posted(path, body) {
   return new Promise((resolve) => {
     const id = next++;
     waiting.set(id, resolve);
-    worker.postMessage({ id, method: body === undefined ? "GET" : "POST", path: where, query, body: body ?? null });
+    const asked = `${query ? query + "&" : ""}lang=${encodeURIComponent(language())}`; // the messages' language
+    worker.postMessage({ id, method: body === undefined ? "GET" : "POST", path: where, query: asked, body: body ?? null });
   });
 }
 

@@ -1,0 +1,332 @@
+"""The table's language (issue 36): the catalogues, choosing a language, rulings in each.
+
+The catalogues are checked against a fresh ``pybabel extract`` of the code, so a string
+marked for translation but missing from a catalogue fails here, as does an untranslated
+or fuzzy entry and a translation that drops or invents a ``{placeholder}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+from conftest import DISPUTE
+
+from adjudicator import i18n
+from adjudicator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "adjudicator" / "locale"
+TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.SOURCE]
+DOMAINS = {
+    i18n.DOMAIN: LOCALE / "python.cfg",
+    i18n.PAGE_DOMAIN: LOCALE / "page.cfg",
+}
+KEYWORDS: dict[str, dict[str, Any]] = {
+    i18n.DOMAIN: {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None},
+    i18n.PAGE_DOMAIN: {"tr": None, "trn": (1, 2)},
+}
+
+
+def _mapping(cfg: Path) -> list[tuple[str, str]]:
+    """The (pattern, method) lines of a Babel mapping file, patterns relative to the root."""
+    out = []
+    for line in cfg.read_text().splitlines():
+        found = re.fullmatch(r"\[([\w.]+): (\S+)\]", line.strip())
+        if found:
+            out.append((found.group(2), found.group(1)))
+    return out
+
+
+def _extracted(domain: str) -> set[str]:
+    """Every msgid the code marks for ``domain`` (a plural by its singular)."""
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT), _mapping(DOMAINS[domain]), keywords=KEYWORDS[domain], strip_comment_tags=True
+    ):
+        found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def _catalogue(code: str, domain: str) -> Any:
+    with (LOCALE / code / "LC_MESSAGES" / f"{domain}.po").open("rb") as stream:
+        return read_po(stream, locale=code)
+
+
+def _fields(text: str) -> set[str]:
+    """The ``{placeholders}`` of a message, with their format specs."""
+    return {f"{name}:{spec}" for _lit, name, spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("domain", list(DOMAINS))
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_catalogue_is_complete(code: str, domain: str) -> None:
+    """Each string the code marks is in the catalogue, translated, and not fuzzy."""
+    catalogue = _catalogue(code, domain)
+    wanted = _extracted(domain)
+    assert len(wanted) > 20
+    have = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue if m.id}
+    missing = sorted(wanted - set(have))
+    assert not missing, f"{code}/{domain}: not in the catalogue (pybabel update): {missing[:5]}"
+    for msgid, message in have.items():
+        strings = [message.string] if isinstance(message.string, str) else message.string
+        assert all(strings), f"{code}/{domain}: untranslated: {msgid!r}"
+        assert not message.fuzzy, f"{code}/{domain}: fuzzy: {msgid!r}"
+    stale = sorted(set(have) - wanted)
+    assert not stale, f"{code}/{domain}: no longer in the code: {stale[:5]}"
+
+
+@pytest.mark.parametrize("domain", list(DOMAINS))
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_placeholder_is_kept(code: str, domain: str) -> None:
+    """A translation has exactly the ``{placeholders}`` of its English (names, cards, counts)."""
+    for message in _catalogue(code, domain):
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        english = _fields(ids[0]) | _fields(ids[-1])
+        for text in strings:
+            assert _fields(text) == english, f"{code}: {ids[0]!r} -> {text!r}"
+
+
+def test_the_compiler_reads_what_babel_writes() -> None:
+    """The run-time ``.po`` reader and ``.mo`` writer agree with Babel's reading of each file."""
+    import gettext
+    import io
+
+    for code in TRANSLATED:
+        for domain in DOMAINS:
+            text = (LOCALE / code / "LC_MESSAGES" / f"{domain}.po").read_text("utf-8")
+            compiled = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(text)))
+            for message in _catalogue(code, domain):
+                if not message.id:
+                    continue
+                if isinstance(message.id, str):
+                    assert compiled.gettext(message.id) == message.string
+                else:
+                    assert compiled.ngettext(*message.id, 1) == message.string[0]
+                    assert compiled.ngettext(*message.id, 5) == message.string[1]
+
+
+def test_a_fuzzy_entry_is_not_used() -> None:
+    po = """msgid ""
+msgstr "Content-Type: text/plain; charset=UTF-8\\n"
+
+#, fuzzy
+msgid "legal"
+msgstr "guessed"
+
+msgid "illegal"
+msgstr "otillåtet"
+"""
+    import gettext
+    import io
+
+    compiled = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(po)))
+    assert compiled.gettext("legal") == "legal"
+    assert compiled.gettext("illegal") == "otillåtet"
+
+
+# --- choosing the language -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environ", "code"),
+    [
+        ({}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "sv_SE.UTF-8"}, "sv"),
+        ({"LANG": "sv_SE.UTF-8", "LC_ALL": "fi_FI.UTF-8"}, "fi"),
+        ({"LANG": "no_NO.UTF-8"}, "nb"),
+        ({"LANG": "nn_NO.UTF-8"}, "nb"),
+        ({"LANG": "sv_SE.UTF-8", "ADJUDICATOR_LANG": "nb"}, "nb"),
+    ],
+)
+def test_the_environment_chooses(environ: dict[str, str], code: str) -> None:
+    assert i18n.from_environment(environ) == code
+
+
+def test_an_unknown_language_is_one_line_naming_them_all() -> None:
+    with pytest.raises(i18n.UnknownLanguage) as caught:
+        i18n.from_environment({"ADJUDICATOR_LANG": "xx"})
+    text = str(caught.value)
+    assert "\n" not in text and "'xx'" in text
+    for code in i18n.LANGUAGES:
+        assert code in text
+
+
+@pytest.mark.parametrize(
+    ("header", "code"),
+    [
+        (None, "en"),
+        ("", "en"),
+        ("fi", "fi"),
+        ("fi-FI,fi;q=0.9,en;q=0.8", "fi"),
+        ("de-DE,de;q=0.9,sv;q=0.5", "sv"),
+        ("en;q=0.4,nb;q=0.9", "nb"),
+        ("de, fr", "en"),
+        ("sv;q=0", "en"),
+        ("*", "en"),
+    ],
+)
+def test_accept_language_chooses(header: str | None, code: str) -> None:
+    assert i18n.from_accept_language(header) == code
+
+
+# --- the Bar: the README's dispute at the table ----------------------------------------
+
+
+def _check(*words: str, env: dict[str, str] | None = None) -> Any:
+    base = {"ADJUDICATOR_LANG": "", "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    return CliRunner().invoke(
+        main, ["check", *words, "-"], input=json.dumps(DISPUTE), env={**base, **(env or {})}
+    )
+
+
+def test_english_stays_the_readme() -> None:
+    result = _check()
+    assert result.exit_code == 1
+    assert "rule phase2.beat: 8♣ 9♣ does not beat 7♦ 8♦ 9♦" in result.output
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (
+            "sv",
+            [
+                "otillåtet · helmfrid, 3 spelare",
+                "✗ otillåtet drag 2: Cai play 8C 9C",
+                "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller "
+                "trumf (♠)",
+                "tillåtet i stället: Cai play 3S, Cai play QD, Cai pick",
+            ],
+        ),
+        (
+            "fi",
+            [
+                "sääntöjenvastainen · helmfrid, 3 pelaajaa",
+                "✗ sääntöjenvastainen siirto 2: Cai play 8C 9C",
+                "sääntö phase2.beat: 8♣ 9♣ ei kaada",
+                "valtti (♠)",
+                "sallittua sen sijaan: Cai play 3S, Cai play QD, Cai pick",
+            ],
+        ),
+        (
+            "nb",
+            [
+                "ulovlig · helmfrid, 3 spillere",
+                "✗ ulovlig trekk 2: Cai play 8C 9C",
+                "regel phase2.beat: 8♣ 9♣ stikker ikke 7♦ 8♦ 9♦: det trengs en høyere ruter eller "
+                "trumf (♠)",
+                "lovlig i stedet: Cai play 3S, Cai play QD, Cai pick",
+            ],
+        ),
+    ],
+)
+def test_the_ruling_in_each_language(code: str, words: list[str], snapshot: Any) -> None:
+    """``check --lang`` says the ruling in the table's language: the rule id, the actions as
+    written in the record and the cards as symbols stay as they are."""
+    result = _check("--lang", code)
+    assert result.exit_code == 1, result.output
+    for text in words:
+        assert text in result.output
+    assert "does not beat" not in result.output and "legal instead" not in result.output
+    assert result.output == snapshot
+
+
+def test_the_environment_speaks_when_no_option_does() -> None:
+    assert "otillåtet drag 2" in _check(env={"LANG": "sv_SE.UTF-8"}).output
+    assert "sääntöjenvastainen siirto 2" in _check(env={"ADJUDICATOR_LANG": "fi"}).output
+    assert "ulovlig trekk 2" in _check("--lang", "nb", env={"ADJUDICATOR_LANG": "fi"}).output
+    assert "illegal action 2" in _check(env={"LANG": "de_DE.UTF-8"}).output
+
+
+@pytest.mark.parametrize("where", [["check", "--lang", "xx"], ["--lang", "xx", "check"]])
+def test_an_unknown_language_exits_2_with_one_line(where: list[str]) -> None:
+    result = CliRunner().invoke(main, [*where, "-"], input=json.dumps(DISPUTE))
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("--lang: unknown language 'xx'")
+    assert "sv (svenska)" in lines[0] and "fi (suomi)" in lines[0]
+
+
+def test_an_unknown_environment_language_exits_2() -> None:
+    result = _check(env={"ADJUDICATOR_LANG": "xx"})
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("ADJUDICATOR_LANG: unknown language 'xx'")
+
+
+def test_every_command_takes_lang() -> None:
+    """``--lang`` on the group and on every command under it."""
+    from click import Group
+
+    def walk(command: Any, path: str) -> None:
+        assert any(p.name == "lang" for p in command.params), path
+        if isinstance(command, Group):
+            for name, sub in command.commands.items():
+                walk(sub, f"{path} {name}")
+
+    walk(main, "adjudicator")
+
+
+def test_json_keeps_english_keys_and_rule_ids() -> None:
+    result = _check("--json", "--lang", "fi")
+    answer = json.loads(result.output)
+    english = json.loads(_check("--json").output)
+    assert set(answer) == set(english)
+    assert answer["violations"][0]["rule"] == "phase2.beat"
+    assert "valtti" in answer["violations"][0]["message"]
+    assert answer["violations"][0]["legal"] == english["violations"][0]["legal"]
+    assert answer["status"] == "illegal"
+
+
+PRESET_SAMPLES = {
+    "pagat": "illegal_phase1_pick.json",
+    "helmfrid": "illegal_deal_cards.json",
+    "mattis": "illegal_mattis_all_tied.json",
+    "koira": "koira_5p_full.json",
+    "atlanta": "illegal_phase1_tie_compulsory.json",
+    "goat": "illegal_goat_double_card.json",
+    "mas": "illegal_mas_beat.json",
+    "melniki": "illegal_melniki_follow.json",
+    "myllymatti": "myllymatti_3p_full.json",
+}
+"""One sample of every preset: a ruling where the preset has an illegal sample, else the
+verdict on a whole game."""
+
+
+def test_every_preset_has_its_sample() -> None:
+    from adjudicator.rules.presets import PRESETS
+
+    assert set(PRESET_SAMPLES) == set(PRESETS)
+    for variant, name in PRESET_SAMPLES.items():
+        record = json.loads((ROOT / "adjudicator" / "sample_games" / name).read_text("utf-8"))
+        assert record["variant"] == variant, name
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+@pytest.mark.parametrize("variant", list(PRESET_SAMPLES))
+def test_a_sample_of_every_preset_in_each_language(variant: str, code: str, snapshot: Any) -> None:
+    """The verdict (and the ruling) differs from the English, keeps the rule id and the
+    actions as written; the snapshots were read by eye."""
+    text = (ROOT / "adjudicator" / "sample_games" / PRESET_SAMPLES[variant]).read_text("utf-8")
+    env = {"ADJUDICATOR_LANG": "", "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    english = CliRunner().invoke(main, ["check", "-"], input=text, env=env)
+    said = CliRunner().invoke(main, ["check", "--lang", code, "-"], input=text, env=env)
+    assert said.exit_code == english.exit_code
+    assert said.output != english.output
+    for rule in re.findall(r"rule ([a-z0-9_.]+):", english.output):
+        assert rule in said.output
+    for action in re.findall(r": ([A-Z][a-z]+ [a-z_]+(?: [0-9TJQKA?][SHDC?])*)\n", english.output):
+        assert action in said.output
+    assert said.output == snapshot

@@ -1,0 +1,152 @@
+"""The page in the table's language, in a real browser (issue 36): it follows the browser's
+languages, has a chooser it remembers, and shows the ruling in the language chosen.
+
+Launched as the other browser tests are (``web_browser.launch``: never skipped)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import test_web_page
+from conftest import DISPUTE
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, Page
+from test_web_page import LAYOUT, link
+
+from adjudicator.web import app
+
+base = test_web_page.base  # the same fixtures: a server on a free port, a Chromium
+browser = test_web_page.browser
+
+
+def opened(browser: Browser, locale: str, url: str) -> Any:
+    context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return context, page
+
+
+def no_errors(page: Page) -> None:
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def test_a_swedish_browser_gets_a_swedish_page(browser: Browser, base: str) -> None:
+    context, page = opened(browser, "sv-SE", base + "/")
+    assert page.locator("html").get_attribute("lang") == "sv"
+    assert page.locator("#go-new").inner_text() == "Ny tvist"
+    assert page.locator("#new-title").inner_text() == "Ny tvist"
+    assert page.locator("label[for=variant]").inner_text() == "Variant"
+    assert page.locator("label[for=players]").inner_text().startswith("Spelare, medsols")
+    # record notation stays as it is: the acts of "Something else"
+    assert page.locator("#else-act option").all_inner_texts()[:2] == ["play", "pick"]
+    assert page.locator("#lang").input_value() == "sv"
+    problems = page.evaluate(LAYOUT)
+    assert problems == [], problems[:8]
+    no_errors(page)
+    context.close()
+
+
+def test_an_english_browser_gets_the_english_page(browser: Browser, base: str) -> None:
+    context, page = opened(browser, "en-GB", base + "/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("#go-new").inner_text() == "New dispute"
+    no_errors(page)
+    context.close()
+
+
+def test_the_ruling_in_the_pages_language(browser: Browser, base: str) -> None:
+    """The README's dispute opened from a link in a Finnish browser: the page's words and
+    the engine's message in Finnish; the rule id and the actions as written."""
+    context, page = opened(browser, "fi-FI", base + "/" + link(DISPUTE))
+    ruling = page.locator("#ruling .violation")
+    ruling.wait_for()
+    text = ruling.inner_text()
+    assert "Sääntöjenvastainen siirto 2:" in text
+    assert "sääntö phase2.beat" in text
+    assert "ei kaada" in text and "valtti (♠)" in text
+    assert "Sallittua sen sijaan:" in text
+    assert page.locator("#ruling .verdict").inner_text().startswith("✗ sääntöjenvastainen")
+    no_errors(page)
+    context.close()
+
+
+def test_the_chooser_is_remembered(browser: Browser, base: str) -> None:
+    context, page = opened(browser, "sv-SE", base + "/")
+    with page.expect_navigation():
+        page.select_option("#lang", "nb")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("html").get_attribute("lang") == "nb"
+    assert page.locator("#go-new").inner_text() == "Ny tvist"
+    assert page.locator("#go-open").inner_text() == "Åpne protokoll"
+    again = context.new_page()  # the same browser later: still Norwegian
+    again.goto(base + "/")
+    again.wait_for_selector("body[data-ready=true]")
+    assert again.locator("html").get_attribute("lang") == "nb"
+    with again.expect_navigation():
+        again.select_option("#lang", "en")
+    again.wait_for_selector("body[data-ready=true]")
+    assert again.locator("#go-open").inner_text() == "Open record"
+    no_errors(page)
+    context.close()
+
+
+# --- the HTTP API ------------------------------------------------------------------------
+
+client = TestClient(app)
+
+
+def test_check_answers_in_the_accept_language() -> None:
+    answer = client.post("/api/check", json=DISPUTE, headers={"Accept-Language": "fi-FI,fi;q=0.9"})
+    assert answer.status_code == 200
+    assert answer.headers["content-language"] == "fi"
+    body = answer.json()
+    english = client.post("/api/check", json=DISPUTE).json()
+    assert set(body) == set(english)
+    assert body["violations"][0]["rule"] == "phase2.beat"
+    assert body["violations"][0]["legal"] == english["violations"][0]["legal"]
+    message = body["violations"][0]["message"]
+    assert "ei kaada" in message and "valtti (♠)" in message
+    assert "does not beat" in english["violations"][0]["message"]
+
+
+def test_lang_in_the_query_wins_over_the_header() -> None:
+    answer = client.post("/api/check?lang=sv", json=DISPUTE, headers={"Accept-Language": "fi"})
+    assert "det krävs en högre ruter eller trumf (♠)" in answer.json()["violations"][0]["message"]
+
+
+def test_an_unknown_lang_is_a_400_with_one_line() -> None:
+    answer = client.post("/api/check?lang=xx", json=DISPUTE)
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert "\n" not in error and error.startswith("lang: unknown language 'xx'")
+    assert answer.headers["x-content-type-options"] == "nosniff"  # the guard's headers too
+
+
+def test_json_lines_answer_in_the_language_too() -> None:
+    lines = "\n".join([json.dumps(DISPUTE)] * 2)
+    answer = client.post(
+        "/api/check",
+        content=lines,
+        headers={"content-type": "application/x-ndjson", "Accept-Language": "nb"},
+    )
+    for line in answer.text.strip().splitlines():
+        assert "stikker ikke" in json.loads(line)["violations"][0]["message"]
+
+
+def test_the_replay_the_page_draws_is_in_the_language() -> None:
+    answer = client.post("/api/replay?lang=sv", json=DISPUTE)
+    violation = answer.json()["steps"][2]["violation"]
+    assert "slår inte" in violation["message"] and violation["rule"] == "phase2.beat"
+
+
+def test_the_pages_catalogues() -> None:
+    sv = client.get("/i18n/sv.json")
+    assert sv.status_code == 200 and sv.json()["New dispute"] == "Ny tvist"
+    assert sv.json()["{count} card"] == ["{count} kort", "{count} kort"]
+    assert client.get("/i18n/en.json").json() == {}
+    assert client.get("/i18n/xx.json").status_code == 404
+    assert client.get("/i18n/sv.txt").status_code == 404
