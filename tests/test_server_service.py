@@ -35,7 +35,6 @@ from conftest import DISPUTE
 from web_browser import free_port
 
 from adjudicator.service import page
-from adjudicator.web import worker
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = json.loads((ROOT / "sample_games" / "pagat_3p_full.json").read_text(encoding="utf-8"))
@@ -305,14 +304,15 @@ def test_a_record_not_sent_as_json_is_refused(server: Server, kind: str | None) 
 def test_replay_of_the_heavy_record_answers_in_bounded_pages(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """In the worker's own function (the 100,000-action replay runs 50 s in pure Python;
+    """In the core's own function, which the server's workers and the in-browser engine call
+    (the 100,000-action replay runs 50 s in pure Python;
     ``benchmarks/load_server.py`` times it over HTTP): a bound, said in the answer."""
-    monkeypatch.setattr(worker, "REPLAY_BYTES", 300_000)
+    monkeypatch.setattr(page, "REPLAY_BYTES", 300_000)
     record = heavy(2_000)
     whole = page.replay(record.decode())
     answers, start = [], 0
     while start is not None:
-        text = worker._replay(record, None, start)
+        text = page.replay_answer(record.decode(), None, start).encode()
         assert len(text) <= 300_000
         got = json.loads(text)
         assert got["steps_from"] == start and got["steps_total"] == len(whole["steps"])
@@ -330,7 +330,7 @@ def test_replay_of_the_heavy_record_answers_in_bounded_pages(
     assert last["check"].pop("violations") == violations[: shown["violations"]["shown"]]
     assert last["check"] == whole["check"]
     monkeypatch.undo()
-    one = json.loads(worker._replay(SMALL, "Anna", 0))
+    one = json.loads(page.replay_answer(SMALL.decode(), "Anna", 0))
     assert (one["steps_from"], one["steps_next"]) == (0, None)
     assert one["steps"] == page.replay(SMALL.decode(), "Anna")["steps"]
     assert one["check"]["shown"]["violations"] == {"shown": 1, "total": 1}

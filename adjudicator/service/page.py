@@ -368,6 +368,53 @@ def replay_steps(
     return head, total, (_step(report.steps[k], viewer) for k in range(start, total))
 
 
+REPLAY_BYTES = 16 * 1024 * 1024
+"""Largest ``/api/replay`` answer: past it the steps are paged (``steps_from``/``steps_next``)."""
+
+
+def _within(items: list[Any], budget: int) -> list[Any]:
+    """The first of ``items`` whose JSON fits in ``budget`` bytes (at least one)."""
+    size = 0
+    for k, item in enumerate(items):
+        size += len(json.dumps(item, ensure_ascii=False).encode()) + 2
+        if size > budget and k:
+            return items[:k]
+    return items
+
+
+def replay_answer(text: str, viewer: str | None = None, start: int = 0) -> str:
+    """The replay as JSON text of at most about :data:`REPLAY_BYTES`, its steps from ``start``.
+
+    A 100,000-action record made a 311 MB answer; the page needs the steps it
+    shows.  The answer says what it holds: ``steps_from``, ``steps_total`` and
+    ``steps_next`` (where the next page starts, ``?from=N``; None at the end);
+    past an eighth of the bound the verdict's lists are cut, ``check.shown`` says
+    how many of each it holds (each step still carries its own violation).
+    """
+    head, total, steps = replay_steps(text, viewer, start)
+    nxt = head.pop("next")
+    verdict = head["check"]
+    shown = {}
+    for key in ("violations", "undetermined"):
+        every = verdict[key]
+        verdict[key] = _within(every, REPLAY_BYTES // 8)
+        shown[key] = {"shown": len(verdict[key]), "total": len(every)}
+    verdict["shown"] = shown
+    size = len(dumps(head).encode()) + len(dumps(nxt).encode()) + 200
+    parts: list[str] = []
+    end = start
+    for step in steps:
+        part = dumps(step)
+        size += len(part.encode()) + 2
+        if size > REPLAY_BYTES and parts:
+            break
+        parts.append(part)
+        end += 1
+    paging = {"steps_from": start, "steps_total": total, "steps_next": end if end < total else None}
+    tail = dumps({**paging, "next": nxt})[1:-1]
+    return f'{dumps(head)[:-1]}, "steps": [{", ".join(parts)}], {tail}}}'
+
+
 # --- many views of one replay, packed (the HTML export) -------------------------------
 
 _SAME = object()

@@ -41,15 +41,15 @@ def _one(query: dict[str, list[str]], name: str) -> str | None:
     return values[-1] if values else None
 
 
-def _at(query: dict[str, list[str]]) -> int | None:
-    raw = _one(query, "at")
+def _at(query: dict[str, list[str]], name: str = "at") -> int | None:
+    raw = _one(query, name)
     if raw is None:
         return None
     try:
         return int(raw)
     except ValueError:
         raise page.BadInput(
-            "at: Input should be a valid integer, unable to parse string as an integer", 422
+            f"{name}: Input should be a valid integer, unable to parse string as an integer", 422
         ) from None
 
 
@@ -63,7 +63,8 @@ def _legal(query: dict[str, list[str]], body: str | None) -> Answer:
 
 
 def _replay(query: dict[str, list[str]], body: str | None) -> Answer:
-    return 200, _json(page.replay(_text(body), _one(query, "as")))
+    start = _at(query, "from") or 0
+    return 200, page.replay_answer(_text(body), _one(query, "as"), start)
 
 
 POSTS: dict[str, Callable[[dict[str, list[str]], str | None], Answer]] = {

@@ -19,9 +19,6 @@ import resource
 import sys
 from typing import Any, BinaryIO
 
-REPLAY_BYTES = 16 * 1024 * 1024
-"""Largest ``/api/replay`` answer: past it the steps are paged (``steps_from``/``steps_next``)."""
-
 BUSY = "this record takes longer than {limit} s to check here; use adjudicator check"
 """The one line of a request past the time limit (HTTP 503)."""
 
@@ -39,51 +36,6 @@ def _text(raw: bytes) -> str:
     if not text.strip():
         raise BadInput("body: empty; send one record as JSON", 400)
     return text
-
-
-def _within(items: list[Any], budget: int) -> list[Any]:
-    """The first of ``items`` whose JSON fits in ``budget`` bytes (at least one)."""
-    size = 0
-    for k, item in enumerate(items):
-        size += len(json.dumps(item, ensure_ascii=False).encode()) + 2
-        if size > budget and k:
-            return items[:k]
-    return items
-
-
-def _replay(raw: bytes, viewer: str | None, start: int) -> bytes:
-    """The replay as JSON text of at most about :data:`REPLAY_BYTES`, its steps from ``start``.
-
-    A 100,000-action record made a 311 MB answer; the page needs the steps it
-    shows.  The answer says what it holds: ``steps_from``, ``steps_total`` and
-    ``steps_next`` (where the next page starts, ``?from=N``; None at the end);
-    past an eighth of the bound the verdict's lists are cut, ``check.shown`` says
-    how many of each it holds (each step still carries its own violation).
-    """
-    from adjudicator.service import page
-
-    head, total, steps = page.replay_steps(_text(raw), viewer, start)
-    nxt = head.pop("next")
-    verdict = head["check"]
-    shown = {}
-    for key in ("violations", "undetermined"):
-        every = verdict[key]
-        verdict[key] = _within(every, REPLAY_BYTES // 8)
-        shown[key] = {"shown": len(verdict[key]), "total": len(every)}
-    verdict["shown"] = shown
-    size = len(page.dumps(head).encode()) + len(page.dumps(nxt).encode()) + 200
-    parts: list[str] = []
-    end = start
-    for step in steps:
-        part = page.dumps(step)
-        size += len(part.encode()) + 2
-        if size > REPLAY_BYTES and parts:
-            break
-        parts.append(part)
-        end += 1
-    paging = {"steps_from": start, "steps_total": total, "steps_next": end if end < total else None}
-    tail = page.dumps({**paging, "next": nxt})[1:-1]
-    return f'{page.dumps(head)[:-1]}, "steps": [{", ".join(parts)}], {tail}}}'.encode()
 
 
 def run(job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
@@ -106,7 +58,8 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
         if job == "legal":
             return 200, page.dumps(page.legal_at(_text(body), args.get("at"))).encode()
         if job == "replay":
-            return 200, _replay(body, args.get("viewer"), args.get("start") or 0)
+            answer = page.replay_answer(_text(body), args.get("viewer"), args.get("start") or 0)
+            return 200, answer.encode()
         if job == "session":
             return 200, page.dumps(page.session(_text(body))).encode()
     except page.BadInput as exc:
