@@ -36,20 +36,25 @@ def test_a_sample_is_what_the_command_line_prints() -> None:
     }
 
 
+JSON = {"content-type": "application/json"}  # as the page sends a record
+
+
 def test_a_session_gives_its_check_and_each_game_as_a_record() -> None:
     text = samples.text("goat_session_3_games")
-    answer = client.post("/api/session", content=text.encode())
+    answer = client.post("/api/session", content=text.encode(), headers=JSON)
     assert answer.status_code == 200
     body = answer.json()
-    assert body["check"] == client.post("/api/check", content=text.encode()).json()
+    assert body["check"] == client.post("/api/check", content=text.encode(), headers=JSON).json()
     session = json.loads(text)
     assert len(body["games"]) == len(session["games"])
     for k, game in enumerate(body["games"]):
         assert game["format"] == "skitgubbe-record/1"
         assert game["deck"] == session["games"][k]["deck"]  # as written, not as card numbers
         # each game, replayed alone, gets the session's ruling on it
-        verdict = client.post("/api/check", content=json.dumps(game).encode()).json()
+        verdict = client.post("/api/check", content=json.dumps(game).encode(), headers=JSON).json()
         assert verdict["losers"] == body["check"]["games"][k]["losers"]
-    one_game = client.post("/api/session", content=samples.text("pagat_3p_full").encode())
+    one_game = client.post(
+        "/api/session", content=samples.text("pagat_3p_full").encode(), headers=JSON
+    )
     assert one_game.status_code == 400
     assert one_game.json()["error"] == "-: one game, not a session ('/api/replay' replays it)"
