@@ -873,3 +873,42 @@ def test_the_readme_dispute_takes_the_taps_the_docs_say(page: Page, base: str, s
     said = re.search(r"\*\*(\d+) taps and (\d+) typed characters\*\*", TAPS_DOC.read_text())
     assert said, "docs/page.md gives the README dispute's tap count"
     assert (taps, typed) == (int(said[1]), int(said[2]))
+
+
+def test_share_uses_the_phones_share_sheet_where_there_is_one(browser: Browser, base: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    # a share sheet as a phone's browser offers it (headless Chromium has none)
+    context.add_init_script("navigator.share = async (data) => { window.shared = data; };")
+    tab = context.new_page()
+    ready(tab, base + "/" + link(README_DISPUTE))
+    tab.wait_for_selector(".violation")
+    tab.get_by_role("button", name="Share", exact=True).click()
+    expect(tab.locator("#shared")).to_have_text("Shared.")
+    shared = tab.evaluate("window.shared")
+    assert unlink(shared["url"]) == README_DISPUTE
+    assert shared["title"] == "Skitgubbe ruling · helmfrid · Anna Bo Cai · 3 actions"
+    expect(tab.get_by_role("img", name=re.compile("^QR code of the link"))).to_be_visible()
+    context.close()
+
+
+def test_one_players_html_file_steps_back_without_a_record(page: Page, tmp_path: Path) -> None:
+    """A file made with --as holds no record (it would name every hand): stepping back
+    draws the steps and offers nothing to play."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli.commands import main
+
+    name = "two_player_full.json"
+    me = sample(name)["players"][0]
+    target = tmp_path / "mine.html"
+    result = CliRunner().invoke(
+        main, ["replay", str(SAMPLES / name), "--as", me, "--html", str(target)]
+    )
+    assert result.exit_code == 0, result.output
+    ready(page, target.as_uri())
+    total = len(sample(name)["actions"])
+    page.get_by_role("button", name="Back", exact=True).click()
+    assert page.locator("#where").inner_text().startswith(f"Action {total - 1} of {total}: ")
+    assert page.locator("#moves").is_hidden()
+    page.get_by_role("button", name="Start", exact=True).click()
+    assert page.locator("#where").inner_text() == f"At the start · {total} actions recorded"

@@ -373,6 +373,7 @@ function drawMoves() {
   const legal = $("legal");
   legal.replaceChildren();
   $("moves").hidden = Boolean(EMBEDDED);
+  if (EMBEDDED) return; // no engine at hand: nothing to play (and one player's file holds no record)
   $("else").hidden = !atEnd || !r.next;
   if (!atEnd) {
     $("else-hand").replaceChildren();
