@@ -522,24 +522,37 @@ def verdict(
     return Group(*parts)
 
 
+def _status_said(status: str) -> str:
+    """A verdict's status (``legal``, ``illegal``, ``invalid``: the JSON's word), said."""
+    said = {"legal": _("legal"), "illegal": _("illegal"), "invalid": _("invalid")}
+    return said.get(status, status)
+
+
 def session_verdict(file: str, report: SessionReport) -> RenderableType:
     """A session: one line per game, its violations, then the score table."""
     head = Text(f"{file}: ")
-    head.append(report.status, style="bold red" if report.violations else "bold green")
-    head.append(f" · session of {len(report.games)} games · {report.variant}")
+    head.append(
+        _status_said(report.status), style="bold red" if report.violations else "bold green"
+    )
+    games = len(report.games)
+    head.append(
+        " · "
+        + ngettext("session of {count} game", "session of {count} games", games).format(count=games)
+        + f" · {report.variant}"
+    )
     parts: list[RenderableType] = [head]
     for number, game in enumerate(report.games):
-        parts.append(verdict_line(f"  game {number}", game))
+        parts.append(verdict_line("  " + _("game {number}").format(number=number), game))
         parts.extend(violation(v, source=file) for v in game.violations)
         parts.extend(undetermined(v) for v in game.undetermined)
     for claim in report.claims:
         parts.append(violation(claim))
     if report.scores is not None:
-        grid = Table(title="Scores", title_justify="left", box=None, pad_edge=False)
-        grid.add_column("player")
+        grid = Table(title=_("Scores"), title_justify="left", box=None, pad_edge=False)
+        grid.add_column(_("player"))
         for number in range(len(report.games)):
-            grid.add_column(f"game {number}", justify="right")
-        grid.add_column("total", justify="right", style="bold")
+            grid.add_column(_("game {number}").format(number=number), justify="right")
+        grid.add_column(_("total"), justify="right", style="bold")
         for name in report.players:
             row: list[RenderableType] = [Text(name)]  # a name is never markup
             for points in report.points:
