@@ -50,13 +50,16 @@ _ASCII_CONFUSABLE = frozenset('"%01I`m|')
 
 
 LINE_SOURCES = 14
-"""Source characters per line of the table (a line stays under 100 characters)."""
+"""Source characters per entry of the table (an entry fits on a line)."""
+LINE_LENGTH = 99
+"""Characters per line of the table module."""
 
 
 def derive(text: str) -> str:
-    """The table module's source from the text of ``confusables.txt``: one line per
+    """The table module's source from the text of ``confusables.txt``: an entry per
     prototype, ``TARGET:SOURCE,SOURCE,...`` in hex (a target of several characters
-    joined by ``+``), so the file is plain ASCII whatever the characters are."""
+    joined by ``+``), separated by spaces and line breaks, so the file is plain ASCII
+    whatever the characters are."""
     version = "unknown"
     by_target: dict[str, list[str]] = {}
     for line in text.splitlines():
@@ -68,11 +71,17 @@ def derive(text: str) -> str:
             continue
         source, target, *_ = (field.strip() for field in body.split(";"))
         by_target.setdefault("+".join(target.split()), []).append(source)
-    lines = []
+    entries = []
     for target, sources in sorted(by_target.items()):
-        while sources:  # a long list over several lines, each under the line length
-            lines.append(f"{target}:{','.join(sources[:LINE_SOURCES])}")
+        while sources:  # a long list as several entries, each under the line length
+            entries.append(f"{target}:{','.join(sources[:LINE_SOURCES])}")
             sources = sources[LINE_SOURCES:]
+    lines = [""]
+    for entry in entries:  # entries are split on spaces: as many on a line as fit
+        if len(lines[-1]) + 1 + len(entry) > LINE_LENGTH:
+            lines.append(entry)
+        else:
+            lines[-1] = f"{lines[-1]} {entry}".lstrip()
     return (
         '"""Unicode\'s confusables prototypes (confusables.txt, version '
         f"{version}), derived by\n"

@@ -279,15 +279,21 @@ def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | Ac
             for index, entry in enumerate(value):
                 if not isinstance(entry, (str, dict)):
                     raise RecordError(f"[{index}]", NOT_AN_ACTION)
-        if kinds.count(dict) > FEW:
-            _objects_one_by_one(value)
+        if kinds.count(dict) > FEW:  # each validated alone: the first bad one ends it
+            for index, entry in enumerate(value):
+                if isinstance(entry, dict):
+                    _validate_at(ActionObject, entry, f"[{index}]")
     try:
         return handler(value)  # type: ignore[no-any-return]
     except ValidationError:
         pass
     if not isinstance(value, list):
         raise RecordError("", "must be a list of actions")
-    _objects_one_by_one(value)
+    for index, entry in enumerate(value):
+        if isinstance(entry, dict):
+            _validate_at(ActionObject, entry, f"[{index}]")
+        elif type(entry) is not str:
+            raise RecordError(f"[{index}]", NOT_AN_ACTION)
     raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
 
 
@@ -295,13 +301,6 @@ ONE_CALL = 4096
 """Actions that pydantic checks in one call whatever they hold (a game as played has a
 few hundred): a longer list that is not all strings is gone through first."""
 NOT_AN_ACTION = "an action is a string ('Anna play 7H') or an object"
-
-
-def _objects_one_by_one(actions: list[Any]) -> None:
-    """Validate the object actions in order: RecordError at the first bad one."""
-    for index, entry in enumerate(actions):
-        if isinstance(entry, dict):
-            _validate_at(ActionObject, entry, f"[{index}]")
 
 
 Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]
