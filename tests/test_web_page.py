@@ -294,7 +294,9 @@ def test_one_players_view_has_no_hidden_card_in_the_dom(page: Page, base: str) -
     page.wait_for_selector("#steps li")
     me, other = record["players"]
     page.select_option("#viewer", me)
-    expect(page.locator(".seat .dim").first).to_be_visible()
+    # the one-player view drawn: the other's hand as a count ("pile N" is in every view)
+    counted = page.locator(".seat .dim:not(.pile)", has_text=re.compile(r"^\d+ cards?$"))
+    expect(counted.first).to_be_visible()
     page.get_by_role("button", name="Start", exact=True).click()
     public: set[str] = set()  # what the whole table has seen: played, dared, announced
     for position in range(len(report.steps) + 1):
