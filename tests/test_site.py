@@ -29,6 +29,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_browser import free_port, launch
 
+from adjudicator import i18n
 from adjudicator.web import site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -286,3 +287,17 @@ def test_an_unreachable_registry_is_one_line_and_status_2(
     assert last.startswith(f"adjudicator site: {said}") and len(last) < 400, last
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_site_carries_each_catalogue_of_the_page_precached(folder: Path) -> None:
+    """The site has no server to answer /i18n/LANG.json: the files are there, as the server
+    answers them, and the service worker keeps them for offline."""
+    listed = json.loads(
+        re.search(r"const FILES = (\[.*?\]);", (folder / "sw.js").read_text()).group(1)
+    )
+    for code in ("sv", "fi", "nb"):
+        path = f"i18n/{code}.json"
+        words = json.loads((folder / path).read_text(encoding="utf-8"))
+        assert words == i18n.page_catalogue(code) and words["Undo"] != "Undo", code
+        assert path in listed, path
+    assert not (folder / "i18n/en.json").exists()
