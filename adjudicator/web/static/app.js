@@ -1177,7 +1177,7 @@ async function share() {
   await remember();
   const url = location.href;
   try {
-    await navigator.share({ title: `Skitgubbe ruling · ${titleOf(page.record)}`, url });
+    await navigator.share({ title: tr("Skitgubbe ruling") + ` · ${titleOf(page.record)}`, url });
     $("shared").textContent = tr("Shared.");
   } catch (err) {
     if (err.name !== "AbortError") $("shared").textContent = tr("Not shared: {error}", { error: err.message });
