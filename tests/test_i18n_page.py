@@ -11,7 +11,7 @@ from typing import Any
 import test_web_page
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from test_web_page import LAYOUT, link
 
 from adjudicator.web import app
@@ -41,8 +41,6 @@ def test_a_swedish_browser_gets_a_swedish_page(browser: Browser, base: str) -> N
     assert page.locator("#new-title").inner_text() == "Ny tvist"
     assert page.locator("label[for=variant]").inner_text() == "Variant"
     assert page.locator("label[for=players]").inner_text().startswith("Spelare, medsols")
-    # record notation stays as it is: the acts of "Something else"
-    assert page.locator("#else-act option").all_inner_texts()[:2] == ["play", "pick"]
     assert page.locator("#lang").input_value() == "sv"
     problems = page.evaluate(LAYOUT)
     assert problems == [], problems[:8]
@@ -65,11 +63,30 @@ def test_the_ruling_in_the_pages_language(browser: Browser, base: str) -> None:
     ruling = page.locator("#ruling .violation")
     ruling.wait_for()
     text = ruling.inner_text()
-    assert "Sääntöjenvastainen siirto 2:" in text
+    assert "Sääntöjenvastainen: siirto 3/3," in text
     assert "sääntö phase2.beat" in text
     assert "ei kaada" in text and "valtti (♠)" in text
-    assert "Sallittua sen sijaan:" in text
+    assert "Mitä olisi voinut pelata" in text
+    decide = page.locator("#ruling .decide").inner_text()
+    assert "Mitä pöytä tekee?" in decide and "Peru siirto" in decide and "Anna olla" in decide
     assert page.locator("#ruling .verdict").inner_text().startswith("✗ sääntöjenvastainen")
+    # record notation stays as it is: the acts of "Something else"
+    assert page.locator("#else-act option").all_inner_texts()[:2] == ["play", "pick"]
+    no_errors(page)
+    context.close()
+
+
+def test_the_tables_decision_and_undo_in_the_pages_language(browser: Browser, base: str) -> None:
+    """Issue 33's decision, undo and narration drawn by app.js, in Norwegian (not English)."""
+    context, page = opened(browser, "nb-NO", base + "/" + link(DISPUTE))
+    page.locator("#ruling .decide").wait_for()
+    assert page.locator("#where").inner_text().startswith("Trekk 3 av 3:")
+    page.get_by_role("button", name="La det stå").click()
+    undo = page.locator("#undo")
+    expect(undo).to_have_text("Angre: La det stå")
+    undo.click()
+    expect(page.locator("#undo-about")).to_have_text("Angret: La det stå")
+    expect(undo).to_have_text("Angre")
     no_errors(page)
     context.close()
 

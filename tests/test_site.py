@@ -29,6 +29,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_browser import free_port, launch
 
+from adjudicator import i18n
 from adjudicator.web import site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,6 +137,8 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
         "sw.js",
         "static/app.js",
         "static/worker.js",
+        "static/i18n.js",
+        "static/qrcode.mjs",
     ):
         assert (folder / name).is_file(), name
     page = (folder / "index.html").read_text(encoding="utf-8")
@@ -286,3 +289,38 @@ def test_an_unreachable_registry_is_one_line_and_status_2(
     assert last.startswith(f"adjudicator site: {said}") and len(last) < 400, last
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_site_carries_each_catalogue_of_the_page_precached(folder: Path) -> None:
+    """The site has no server to answer /i18n/LANG.json: the files are there, as the server
+    answers them, and the service worker keeps them for offline."""
+    listed = json.loads(
+        re.search(r"const FILES = (\[.*?\]);", (folder / "sw.js").read_text()).group(1)
+    )
+    for code in ("sv", "fi", "nb"):
+        path = f"i18n/{code}.json"
+        words = json.loads((folder / path).read_text(encoding="utf-8"))
+        assert words == i18n.page_catalogue(code) and words["Undo"] != "Undo", code
+        assert path in listed, path
+    assert not (folder / "i18n/en.json").exists()
+
+
+def test_under_a_sub_path_the_page_reads_its_catalogue_beside_itself(
+    folder: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """GitHub Pages serves a project's site at /NAME/: a Swedish phone gets the Swedish page
+    from NAME/i18n/sv.json, not from the origin's /i18n/."""
+    (tmp_path / "sub").symlink_to(folder, target_is_directory=True)
+    (tmp_path / "manifest.webmanifest").write_text("{}")  # static_server's sign of life
+    with static_server(tmp_path) as (origin, _):
+        context = browser.new_context(viewport=PHONE, locale="sv-SE")
+        asked: list[str] = []
+        context.on("request", lambda r: asked.append(r.url))
+        page = context.new_page()
+        page.goto(origin + "/sub/")
+        page.wait_for_selector("html[lang=sv]", state="attached", timeout=60_000)
+        go_new = page.locator("#go-new").inner_text()
+        context.close()
+    assert go_new == "Ny tvist"
+    assert origin + "/sub/i18n/sv.json" in asked
+    assert not [u for u in asked if u.startswith(origin + "/i18n/")]

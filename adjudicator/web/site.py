@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from adjudicator import i18n
 from adjudicator._version import __version__
 
 STATIC = resources.files("adjudicator.web") / "static"
@@ -41,8 +42,15 @@ NAME = "Skitgubbe adjudicator"
 THEME = "#1d5c3a"
 """The felt's green: the manifest's theme colour and the icons' ground."""
 
-PAGE_FILES = ("static/app.js", "static/style.css", "static/engine.js")
-"""The page's own files, beside index.html, whichever engine answers it."""
+PAGE_FILES = (
+    "static/app.js",
+    "static/style.css",
+    "static/engine.js",
+    "static/i18n.js",
+    "static/qrcode.mjs",
+)
+"""The page's own files, beside index.html, whichever engine answers it (i18n.js, which
+index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
 SITE_FILES = ("static/worker.js",)
 """Files only the static site needs: the in-browser engine."""
 PYODIDE_FILES = (
@@ -194,7 +202,18 @@ def page_files(engine: str) -> dict[str, bytes]:
     files["manifest.webmanifest"] = manifest().encode()
     for path in ICONS:
         files[path] = icon(path)
+    files.update(catalogues())
     return files
+
+
+def catalogues() -> dict[str, bytes]:
+    """The page's strings in each language but English, at the path the server answers
+    (``i18n/LANG.json``): the site has no server, and its service worker keeps them offline."""
+    return {
+        f"i18n/{code}.json": json.dumps(i18n.page_catalogue(code), ensure_ascii=False).encode()
+        for code in i18n.LANGUAGES
+        if code != i18n.SOURCE
+    }
 
 
 # --- the downloads, cached -----------------------------------------------------------------
@@ -441,7 +460,7 @@ def build(
             files[f"wheels/{wheel.name}"] = wheel.read_bytes()
     files["wheels/wheels.json"] = json.dumps([w.name for w in shipped]).encode()
     files["sw.js"] = service_worker(files).encode()
-    for stale in ("static", "pyodide", "wheels"):
+    for stale in ("static", "i18n", "pyodide", "wheels"):
         shutil.rmtree(out / stale, ignore_errors=True)
     for path, data in files.items():
         target = out / path

@@ -120,7 +120,7 @@ const ENGINE = EMBEDDED ? null : import("./engine.js");
 async function api(path, body) {
   const { call } = await ENGINE;
   const { status, data } = await call(path, body === undefined ? undefined : JSON.stringify(body));
-  if (status >= 400) throw new Error(data.error || `the engine answered ${status}`);
+  if (status >= 400) throw new Error(data.error || tr("the engine answered {status}", { status }));
   return data;
 }
 
@@ -199,7 +199,7 @@ async function inflateCapped(bytes, limit) {
     size += value.length;
     if (size > limit) {
       await reader.cancel();
-      throw new Error(`the record inflates to more than ${limit / 1024 / 1024} MB`);
+      throw new Error(tr("the record inflates to more than {size} MB", { size: limit / 1024 / 1024 }));
     }
     chunks.push(value);
   }
@@ -243,7 +243,7 @@ function drawTable(t) {
   }
   if (t.indicator) head.append(` · ${t.indicator}`);
   if (t.phase === 2) head.append(" · " + tr("out of play {count}", { count: t.out_of_play }));
-  if (t.deal) head.append(` · ${t.deal.what} to be dealt by ${t.deal.by.join(" or ")}`);
+  if (t.deal) head.append(" · " + tr("{what} to be dealt by {dealers}", { what: t.deal.what, dealers: t.deal.by.join(tr(" or ")) }));
   box.append(head);
   const trick = el("div", { class: "trick", "aria-label": tr("Trick") });
   if (!t.trick.length && !t.sluffs.length) trick.append(el("span", { class: "dim", text: tr("trick empty") }));
@@ -312,30 +312,30 @@ function drawRuling() {
   verdict.append(said);
   box.append(verdict);
   if (v) {
-    const card = el("div", { class: "violation", role: "group", "aria-label": "Ruling" });
-    card.append(el("p", {}, el("strong", { text: `Illegal: action ${v.index + 1} of ${check.actions}, ` }), formEl(v.action)));
-    card.append(el("p", {}, el("span", { class: "rule", text: `rule ${v.rule}` }), ": ", el("span", { class: "message", text: v.message })));
-    if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: "What the rule checks: " }), v.where.checks));
-    card.append(el("p", { class: "hint", text: "Where the rule is written:" }), sourcesEl(v.where));
-    const alts = el("ul", { class: "alternatives", "aria-label": "What could have been played" });
+    const card = el("div", { class: "violation", role: "group", "aria-label": tr("Ruling") });
+    card.append(el("p", {}, el("strong", { text: tr("Illegal: action {number} of {actions},", { number: v.index + 1, actions: check.actions }) + " " }), formEl(v.action)));
+    card.append(el("p", {}, el("span", { class: "rule", text: tr("rule {rule}", { rule: v.rule }) }), ": ", el("span", { class: "message", text: v.message })));
+    if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: tr("What the rule checks:") + " " }), v.where.checks));
+    card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where));
+    const alts = el("ul", { class: "alternatives", "aria-label": tr("What could have been played") });
     for (const form of v.legal) alts.append(el("li", {}, formEl(form)));
-    card.append(el("h3", { text: v.legal.length ? "What could have been played" : "Nothing else was legal with known cards." }));
+    card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
     if (v.legal.length) card.append(alts);
-    if (v.legal_hidden) card.append(el("p", { class: "hint", text: `and ${v.legal_hidden} more with cards hidden from ${page.viewer}` }));
-    if (v.with_unseen) card.append(el("p", { class: "hint", text: `and ${v.with_unseen} more with a card nobody has seen` }));
-    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? `${v.unplayable}: play stops here.` : `The table: ${v.table}. Play goes on.` }));
+    if (v.legal_hidden) card.append(el("p", { class: "hint", text: trn("and {count} more with cards hidden from {viewer}", "and {count} more with cards hidden from {viewer}", v.legal_hidden, { viewer: page.viewer }) }));
+    if (v.with_unseen) card.append(el("p", { class: "hint", text: trn("and {count} more with a card nobody has seen", "and {count} more with a card nobody has seen", v.with_unseen) }));
+    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : tr("The table: {what}. Play goes on.", { what: v.table }) }));
     box.append(card);
     if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
       // the decisions, apart from the ruling: each keeps the disputed action in the record, marked
       const decide = el("div", { class: "decide", role: "group", "aria-labelledby": "decide-title" });
-      decide.append(el("h3", { id: "decide-title", text: "What does the table do?" }));
+      decide.append(el("h3", { id: "decide-title", text: tr("What does the table do?") }));
       const choices = el("div", { class: "buttons" });
-      choices.append(el("button", { type: "button", class: "decision", text: "Take it back", onclick: takeBack }));
-      choices.append(el("button", { type: "button", class: "decision", text: "Let it stand", onclick: letItStand }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Take it back"), onclick: takeBack }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Let it stand"), onclick: letItStand }));
       for (const form of v.legal) {
         const text = formText(form);
-        choices.append(el("button", { type: "button", class: "decision", "aria-label": `Take it back and play ${text}`, onclick: () => takeBackAndPlay(form) },
-          "Take it back and play ", formEl(form)));
+        choices.append(el("button", { type: "button", class: "decision", "aria-label": tr("Take it back and play {action}", { action: text }), onclick: () => takeBackAndPlay(form) },
+          tr("Take it back and play") + " ", formEl(form)));
       }
       decide.append(choices);
       box.append(decide);
@@ -345,7 +345,7 @@ function drawRuling() {
   const undetermined = page.pos === r.steps.length ? check.undetermined : notes;
   for (const n of undetermined) {
     box.append(el("p", { class: "undetermined" },
-      el("strong", { text: `? undetermined${n.index === null ? "" : ` at action ${n.index + 1}`}` }),
+      el("strong", { text: "? " + (n.index === null ? tr("undetermined") : tr("undetermined at action {number}", { number: n.index + 1 })) }),
       ` · rule ${n.rule}: ${n.message}`));
   }
   if (page.pos === r.steps.length && check.violations.some((x) => x.index === null)) {
@@ -378,7 +378,7 @@ function drawMoves() {
   if (!atEnd) {
     $("else-hand").replaceChildren();
     const n = later();
-    legal.append(el("button", { type: "button", text: `Play on from here (sets aside ${n} later action${n === 1 ? "" : "s"}; Undo restores them)`, onclick: playFromHere }));
+    legal.append(el("button", { type: "button", text: trn("Play on from here (sets aside {count} later action; Undo restores it)", "Play on from here (sets aside {count} later actions; Undo restores them)", n), onclick: playFromHere }));
     return;
   }
   const next = r.next;
@@ -389,7 +389,7 @@ function drawMoves() {
     const shown = deals.length > 4 ? next.legal.filter((f) => typeof f === "string" || deals.indexOf(f) < 3) : next.legal;
     for (const form of shown) legal.append(actionButton(form, () => play(form)));
     if (shown.length < next.legal.length) {
-      legal.append(el("p", { class: "hint", text: `… and ${next.legal.length - shown.length} more ways to deal (Something else: deal)` }));
+      legal.append(el("p", { class: "hint", text: "… " + trn("and {count} more way to deal (Something else: deal)", "and {count} more ways to deal (Something else: deal)", next.legal.length - shown.length) }));
     }
     if (!next.legal.length) legal.append(el("p", { class: "hint", text: next.finished ? tr("The game is over.") : tr("No legal action with known cards.") }));
   }
@@ -411,8 +411,8 @@ function drawElseHand() {
   const box = $("else-hand");
   box.replaceChildren();
   const dealing = $("else-act").value === "deal";
-  $("else-cards").placeholder = dealing ? "each receiver and cards: Anna:2H Bo:5C,3D" : "rank then suit of each card, with spaces";
-  $("else-cards-label").textContent = dealing ? "Who gets which cards (receiver:cards, with spaces between receivers)" : "Cards (tap above, or type)";
+  $("else-cards").placeholder = dealing ? tr("each receiver and cards: {example}", { example: "Anna:2H Bo:5C,3D" }) : tr("rank then suit of each card, with spaces");
+  $("else-cards-label").textContent = dealing ? tr("Who gets which cards (receiver:cards, with spaces between receivers)") : tr("Cards (tap above, or type)");
   if (dealing) return;
   const t = tableAt(page.result.steps.length);
   const seat = t.seats.find((s) => s.name === $("else-player").value);
@@ -431,9 +431,9 @@ function drawElseHand() {
 function narration(pos) {
   const r = page.result;
   const total = r.check.actions; // the record's actions (a one-player file holds no record)
-  if (pos === 0) return `At the start · ${total} action${total === 1 ? "" : "s"} recorded`;
+  if (pos === 0) return trn("At the start · {count} action recorded", "At the start · {count} actions recorded", total);
   const s = r.steps[pos - 1];
-  return `Action ${s.index + 1} of ${total}: ${pretty(s.words)}`;
+  return tr("Action {number} of {total}:", { number: s.index + 1, total }) + ` ${pretty(s.words)}`;
 }
 
 function drawSteps() {
@@ -461,7 +461,7 @@ function drawSteps() {
 function drawUndo() {
   const last = page.undo[page.undo.length - 1];
   $("undo").hidden = !last || Boolean(EMBEDDED);
-  $("undo").textContent = last ? `Undo: ${last.what}` : "Undo";
+  $("undo").textContent = last ? tr("Undo: {what}", { what: last.what }) : tr("Undo");
 }
 
 function draw() {
@@ -480,7 +480,7 @@ function draw() {
 
 function titleOf(record) {
   const n = (record.actions || []).length;
-  const games = record.games ? `${record.games.length} games` : `${n} action${n === 1 ? "" : "s"}`;
+  const games = record.games ? trn("{count} game", "{count} games", record.games.length) : trn("{count} action", "{count} actions", n);
   return `${record.variant || "?"} · ${(record.players || []).join(" ")} · ${games}`;
 }
 
@@ -525,7 +525,7 @@ function drawRecent() {
     const when = entry.at ? new Date(entry.at).toLocaleString() : "";
     const open = el("button", { type: "button", class: "open-recent", onclick: () => openRecent(entry) },
       el("span", { text: entry.title }), el("span", { class: "dim", text: when }));
-    const drop = el("button", { type: "button", class: "drop", "aria-label": `Delete ${entry.title}`, text: "✕",
+    const drop = el("button", { type: "button", class: "drop", "aria-label": tr("Delete {title}", { title: entry.title }), text: "✕",
       onclick: () => { keepRecent(recent().filter((e) => e.id !== entry.id)); drawRecent(); } });
     return el("li", {}, open, drop);
   }));
@@ -558,7 +558,7 @@ async function load(record, where = "end", anchor = null) {
   if (typeof where === "number") page.pos = steps.findIndex((s) => s.index === where) + 1 || steps.length;
   const viewer = $("viewer");
   const views = EMBEDDED ? Object.keys(embedded().views) : ["", ...page.result.players];
-  viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || "everyone (all hands)" })));
+  viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || tr("everyone (all hands)") })));
   viewer.value = page.viewer;
   await remember(); // the address first: whatever is drawn is already in it
   screen("table");
@@ -589,7 +589,7 @@ async function undo() {
   page.session = last.session;
   if (await load(last.record, "end", $("undo"))) {
     go(last.pos);
-    $("undo-about").textContent = `Undone: ${last.what}`;
+    $("undo-about").textContent = tr("Undone: {what}", { what: last.what });
   } else page.undo.push(last);
   drawUndo();
 }
@@ -613,24 +613,24 @@ function markedLast(mark) {
 }
 
 async function takeBack() {
-  await change(withActions(markedLast("taken back")), "Take it back", $("ruling"));
+  await change(withActions(markedLast("taken back")), tr("Take it back"), $("ruling"));
 }
 
 async function letItStand() {
-  await change(withActions(markedLast("stands")), "Let it stand", $("ruling"));
+  await change(withActions(markedLast("stands")), tr("Let it stand"), $("ruling"));
 }
 
 async function takeBackAndPlay(form) {
   page.lastTapAt = performance.now();
   const text = formText(form);
-  await change(withActions([...markedLast("taken back"), form]), `Take it back and play ${text}`, $("ruling"));
+  await change(withActions([...markedLast("taken back"), form]), tr("Take it back and play {action}", { action: text }), $("ruling"));
 }
 
 async function playFromHere() {
   const n = later();
   const index = page.record.actions.length - n;
-  if (await change(withActions(page.record.actions.slice(0, index)), `Play on from here (${n} later set aside)`, $("legal"))) {
-    $("undo-about").textContent = `${n} later action${n === 1 ? "" : "s"} set aside; Undo restores ${n === 1 ? "it" : "them"}.`;
+  if (await change(withActions(page.record.actions.slice(0, index)), trn("Play on from here ({count} later set aside)", "Play on from here ({count} later set aside)", n), $("legal"))) {
+    $("undo-about").textContent = trn("{count} later action set aside; Undo restores it.", "{count} later actions set aside; Undo restores them.", n);
   }
 }
 
@@ -671,8 +671,9 @@ function nearestCards(word, among) {
 
 function cardFault(word, hand) {
   const near = nearestCards(word, hand);
-  const guess = near.length ? `; did you mean ${near.join(" or ")}?` : "";
-  return `'${word}' is not a card: a card is its rank (2-10, J, Q, K, A) then its suit (S, H, D, C), as KD or 10H${guess}`;
+  const either = near.join(tr(" or "));
+  const guess = near.length ? "; " + tr("did you mean {cards}?", { cards: either }) : "";
+  return tr("'{word}' is not a card: a card is its rank (2-10, J, Q, K, A) then its suit (S, H, D, C), as KD or 10H", { word }) + guess;
 }
 
 function typedAction() {
@@ -681,7 +682,7 @@ function typedAction() {
   const act = $("else-act").value;
   const text = $("else-cards").value.trim();
   if (act === "deal") {
-    if (!text) throw new Error("type who gets which cards, as Anna:2H Bo:5C,3D");
+    if (!text) throw new Error(tr("type who gets which cards, as {example}", { example: "Anna:2H Bo:5C,3D" }));
     const parts = text.split(/\s+/).map((part) => {
       const [who, cards = ""] = part.split(":");
       for (const c of cards.split(",").filter(Boolean)) if (!CARD_TEXT.test(c)) throw new Error(cardFault(c, []));
@@ -693,7 +694,7 @@ function typedAction() {
   const seat = tableAt(page.result.steps.length).seats.find((s) => s.name === player);
   for (const w of words) if (!CARD_TEXT.test(w)) throw new Error(cardFault(w, (seat && seat.cards) || []));
   if (["play", "sluff", "exchange", "set_aside"].includes(act) && !words.length) {
-    throw new Error(`tap or type the cards ${player} ${act === "play" ? "plays" : `uses to ${act.replace("_", " ")}`}`);
+    throw new Error((act === "play" ? tr("tap or type the cards {player} plays", { player }) : tr("tap or type the cards {player} uses to {act}", { player, act: act.replace("_", " ") })));
   }
   return [player, act, ...words.map((w) => w.toUpperCase())].join(" ");
 }
@@ -813,7 +814,7 @@ async function loadRules() {
     const line = cut < 0 ? o.description : o.description.slice(0, cut + 1);
     const rest = (cut < 0 ? "" : o.description.slice(cut + 2)) + (o.cited ? ` (${o.cited})` : "");
     row.append(el("p", { class: "hint", id: `${id}-about`, text: line }));
-    if (rest.trim()) row.append(el("details", { class: "more" }, el("summary", { text: "More: each choice, and its source" }), el("p", { class: "hint", text: rest.trim() })));
+    if (rest.trim()) row.append(el("details", { class: "more" }, el("summary", { text: tr("More: each choice, and its source") }), el("p", { class: "hint", text: rest.trim() })));
     box.append(row);
   }
   showRuleDefaults();
@@ -865,10 +866,10 @@ function drawPack() {
   const n = decks();
   for (const { code, key, copy } of packCards()) {
     const owner = page.placing[key];
-    const name = n > 1 ? `${code} (pack ${copy + 1})` : code;
+    const name = n > 1 ? `${code} (` + tr("pack {number}", { number: copy + 1 }) + ")" : code;
     const label = owner ? `${name} (${owner.replace(/^\w+:/, "")})` : name;
     const b = el("button", { type: "button", class: "pick", "aria-label": name, "aria-pressed": owner ? "true" : "false", title: label }, cardEl(code));
-    if (owner) b.append(el("span", { class: "owner", text: owner.startsWith("stock") ? "stock" : owner.replace(/^\w+:/, "").slice(0, 4) }));
+    if (owner) b.append(el("span", { class: "owner", text: owner.startsWith("stock") ? tr("stock") : owner.replace(/^\w+:/, "").slice(0, 4) }));
     b.addEventListener("click", () => {
       const target = $("target").value;
       if (page.placing[key] === target) delete page.placing[key];
@@ -901,10 +902,10 @@ function newRecord() {
   const names = players();
   const v = chosenVariant();
   if (v && (names.length < v.min_players || names.length > v.max_players)) {
-    const said = names.length ? `; ${names.length} ${names.length === 1 ? "is" : "are"} typed` : "";
-    throw new FormFault($("players"), `type the players' names, ${v.min_players} to ${v.max_players} for ${v.name}, with spaces between${said}`);
+    const said = names.length ? "; " + trn("{count} is typed", "{count} are typed", names.length) : "";
+    throw new FormFault($("players"), tr("type the players' names, {low} to {high} for {variant}, with spaces between", { low: v.min_players, high: v.max_players, variant: v.name }) + said);
   }
-  if (new Set(names).size !== names.length) throw new FormFault($("players"), "two players have the same name: give each a name of their own");
+  if (new Set(names).size !== names.length) throw new FormFault($("players"), tr("two players have the same name: give each a name of their own"));
   const record = { format: "skitgubbe-record/1", variant: $("variant").value, players: names };
   const options = ruleChanges();
   const typed = $("options").value.trim();
@@ -914,11 +915,11 @@ function newRecord() {
       parsed = JSON.parse(typed);
     } catch {
       $("house-rules").open = $("advanced").open = true;
-      throw new FormFault($("options"), "the house rules box takes JSON, as {\"compulsory_ties\": true} (true and false without quotes, names in double quotes); or use the switches above");
+      throw new FormFault($("options"), tr("the house rules box takes JSON, as {example} (true and false without quotes, names in double quotes); or use the switches above", { example: '{"compulsory_ties": true}' }));
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       $("house-rules").open = $("advanced").open = true;
-      throw new FormFault($("options"), "the house rules box takes one object in braces, as {\"compulsory_ties\": true}");
+      throw new FormFault($("options"), tr("the house rules box takes one object in braces, as {example}", { example: '{"compulsory_ties": true}' }));
     }
     Object.assign(options, parsed);
   }
@@ -927,7 +928,7 @@ function newRecord() {
   if (where === "deck") {
     record.dealer = $("dealer").value;
     record.deck = $("deck").value.trim();
-    if (!record.deck) throw new FormFault($("deck"), "tap Deal at random, or type the deck: each card's rank and suit with spaces, first card dealt first");
+    if (!record.deck) throw new FormFault($("deck"), tr("tap Deal at random, or type the deck: each card's rank and suit with spaces, first card dealt first"));
   } else {
     const hands = Object.fromEntries(names.map((n) => [n, withUnseen(`hand:${n}`)]));
     const start = { phase: Number(where), leader: $("leader").value, hands };
@@ -1023,17 +1024,18 @@ function drawSession() {
   $("session").hidden = !s;
   if (!s) return;
   const check = s.data.check;
-  const scores = check.scores ? Object.entries(check.scores).map(([n, p]) => `${n} ${p}`).join(", ") : "not scored";
-  $("session-about").textContent = `Session of ${s.data.games.length} games · ${check.variant} · ${check.status} · score: ${scores}`;
+  const scores = check.scores ? Object.entries(check.scores).map(([n, p]) => `${n} ${p}`).join(", ") : tr("not scored");
+  $("session-about").textContent = trn("Session of {count} game", "Session of {count} games", s.data.games.length) + ` · ${check.variant} · ${tr(check.status)} · ` + tr("score: {scores}", { scores });
   const list = $("session-games");
   list.replaceChildren(...check.games.map((g, k) => {
-    const result = g.status === "illegal" ? "✗ illegal" : g.finished ? `${g.losers.length ? g.losers.join(" and ") : "nobody"} lost` : g.status;
-    const b = el("button", { type: "button", class: "step", text: `Game ${k + 1}: ${result}`, onclick: () => pickGame(k) });
+    const losers = g.losers.length ? g.losers.join(tr(" and ")) : tr("nobody");
+    const result = g.status === "illegal" ? "✗ " + tr("illegal") : g.finished ? tr("{losers} lost", { losers }) : tr(g.status);
+    const b = el("button", { type: "button", class: "step", text: tr("Game {number}:", { number: k + 1 }) + ` ${result}`, onclick: () => pickGame(k) });
     if (k === s.game) b.setAttribute("aria-current", "step");
     if (g.status === "illegal") b.classList.add("bad");
     return el("li", {}, b);
   }));
-  $("game").replaceChildren(...s.data.games.map((_, k) => el("option", { value: String(k), text: `Game ${k + 1}` })));
+  $("game").replaceChildren(...s.data.games.map((_, k) => el("option", { value: String(k), text: tr("Game {number}", { number: k + 1 }) })));
   $("game").value = String(s.game);
 }
 
@@ -1051,7 +1053,7 @@ async function openText(text) {
   try {
     record = JSON.parse(text);
   } catch (err) {
-    fault($("paste"), `not JSON: ${err.message}`);
+    fault($("paste"), tr("not JSON: {error}", { error: err.message }));
     return;
   }
   page.viewer = "";
@@ -1066,7 +1068,7 @@ async function openHash() {
   try {
     record = await decodeRecord(match[1]);
   } catch (err) {
-    showError(`the link holds no readable record: ${err.message}`);
+    showError(tr("the link holds no readable record: {error}", { error: err.message }));
     return true;
   }
   const kept = page.dispute || history.state?.dispute || null;
@@ -1090,7 +1092,7 @@ async function drawSamples() {
   list.replaceChildren(...all.map((s) => {
     const b = el("button", { type: "button", class: "open-recent", "aria-label": s.name, onclick: () => openSample(s.name, b) },
       el("span", { class: "sample-name", text: s.name }),
-      el("span", { class: "dim", text: `${s.session ? "session · " : ""}${s.variant} · ${s.players.length} players${s.title ? ` · ${s.title}` : ""}` }));
+      el("span", { class: "dim", text: [s.session ? tr("session") : null, s.variant, trn("{count} player", "{count} players", s.players.length), s.title || null].filter((x) => x !== null).join(" · ") }));
     return el("li", {}, b);
   }));
 }
@@ -1124,7 +1126,7 @@ async function drawQr(url) {
   try {
     ({ qrcode } = await import("./qrcode.mjs"));
   } catch (err) {
-    box.append(el("p", { class: "hint", text: `no QR code: ${err.message}` }));
+    box.append(el("p", { class: "hint", text: tr("no QR code: {error}", { error: err.message }) }));
     return;
   }
   const code = qrcode(0, "L");
@@ -1132,7 +1134,7 @@ async function drawQr(url) {
     code.addData(url);
     code.make();
   } catch {
-    box.append(el("p", { class: "hint", text: `The link is too long for a QR code (${url.length} characters): send it instead.` }));
+    box.append(el("p", { class: "hint", text: tr("The link is too long for a QR code ({count} characters): send it instead.", { count: url.length }) }));
     return;
   }
   const n = code.getModuleCount();
@@ -1141,7 +1143,7 @@ async function drawQr(url) {
   const side = n + 8; // four modules of quiet zone each side
   svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "QR code of the link to this record: scan it with another phone");
+  svg.setAttribute("aria-label", tr("QR code of the link to this record: scan it with another phone"));
   svg.setAttribute("shape-rendering", "crispEdges");
   const back = document.createElementNS(NS, "rect");
   back.setAttribute("width", String(side));
@@ -1164,10 +1166,10 @@ async function copyLink() {
   box.hidden = false;
   try {
     await navigator.clipboard.writeText(url);
-    $("shared").textContent = "Copied: the link is on the clipboard.";
+    $("shared").textContent = tr("Copied: the link is on the clipboard.");
   } catch {
     box.select();
-    $("shared").textContent = "Selected: copy the link from the box.";
+    $("shared").textContent = tr("Selected: copy the link from the box.");
   }
   await drawQr(url);
 }
@@ -1176,10 +1178,10 @@ async function share() {
   await remember();
   const url = location.href;
   try {
-    await navigator.share({ title: `Skitgubbe ruling · ${titleOf(page.record)}`, url });
-    $("shared").textContent = "Shared.";
+    await navigator.share({ title: tr("Skitgubbe ruling") + ` · ${titleOf(page.record)}`, url });
+    $("shared").textContent = tr("Shared.");
   } catch (err) {
-    if (err.name !== "AbortError") $("shared").textContent = `Not shared: ${err.message}`;
+    if (err.name !== "AbortError") $("shared").textContent = tr("Not shared: {error}", { error: err.message });
   }
   await drawQr(url);
 }

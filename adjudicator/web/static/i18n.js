@@ -1,9 +1,10 @@
 // The page's language: the one chosen here (remembered), else the browser's first of ours,
-// else English. Its words come from /i18n/LANG.json, made from the same catalogues as the
-// rulings (adjudicator/locale/LANG/LC_MESSAGES/page.po); the HTML is written in English
-// and each of its texts is looked up by the English itself (translate="no" keeps record
-// notation as it is). app.js calls tr("...") / trn("...", "...", n) for what it draws,
-// and waits for pageLanguage.ready before it draws anything.
+// else English. Its words come from i18n/LANG.json beside the page (the server's route, the
+// static site's file), made from the same catalogues as the rulings
+// (adjudicator/locale/LANG/LC_MESSAGES/page.po); the HTML is written in English and each of
+// its texts is looked up by the English itself (translate="no" keeps record notation as it
+// is). app.js calls tr("...") / trn("...", "...", n) for what it draws, and waits for
+// pageLanguage.ready before it draws anything.
 "use strict";
 
 (function () {
@@ -111,7 +112,9 @@
     let code = chosen();
     if (code !== "en") {
       try {
-        const answer = await fetch(`/i18n/${code}.json`);
+        // beside the page, so a site under a sub-path (GitHub Pages) and its service worker
+        // (offline) find it as the server's /i18n/LANG.json is found
+        const answer = await fetch(new URL(`i18n/${code}.json`, location.href));
         if (!answer.ok) throw new Error(String(answer.status));
         words = await answer.json();
       } catch {
