@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import DISPUTE
 
-from adjudicator import limits
+from adjudicator import RuleOptions, Table, limits
 from adjudicator.cards import card_code, card_text, parse_card, parse_suit
 from adjudicator.cli import main
 from adjudicator.invalid import MESSAGE_MAX, RecordError, cut
 from adjudicator.record import load, load_record
 from adjudicator.record.confusables import _ASCII_CONFUSABLE, _prototypes, derive, skeleton
 from adjudicator.rules.presets import find_variant
-from adjudicator.service import page
+from adjudicator.service import page, routes
 
 CYRILLIC_A = "\u0410"
 
@@ -37,6 +37,9 @@ CYRILLIC_A = "\u0410"
         (card_code, Decimal("1E+999999")),
         (card_code, 52),
         (card_text, 3.0),
+        (Table.from_game, None),
+        (lambda given: RuleOptions(**given), {"a": 1}),
+        (lambda given: RuleOptions(**given), {"min_players": "x" * 5000}),
     ],
 )
 def test_bad_input_is_record_error(call: Any, given: Any) -> None:
@@ -74,6 +77,17 @@ def test_the_apis_errors_are_cut_too() -> None:
     with pytest.raises(page.BadInput) as caught:
         page.explain("t" * 10_000)
     assert len(caught.value.message) <= MESSAGE_MAX
+    status, text = routes.answer("GET", "/api/" + "n" * 10_000)  # no such page, in the browser
+    assert status == 404 and len(json.loads(text)["error"]) <= MESSAGE_MAX
+
+
+def test_the_servers_own_errors_are_cut() -> None:
+    from fastapi.testclient import TestClient
+
+    from adjudicator.web import app
+
+    answer = TestClient(app).get("/" + "n" * 10_000)
+    assert answer.status_code == 404 and len(answer.json()["error"]) <= MESSAGE_MAX
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,8 @@ class Table:
     @classmethod
     def from_game(cls, game: Game) -> Table:
         """The table before the first action of ``game`` (dealt, or its start position)."""
+        if not isinstance(game, Game):
+            raise RecordError("", f"a table is set from a Game (load_record's), not {shown(game)}")
         return cls(game, engine.new_state(game), [])
 
     @classmethod

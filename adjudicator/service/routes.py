@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from adjudicator import i18n
+from adjudicator.invalid import cut
 from adjudicator.service import page
 
 Answer = tuple[int, str]
@@ -26,7 +27,7 @@ def _json(value: Any) -> str:
 
 
 def _error(status: int, message: str, **more: Any) -> Answer:
-    return status, _json({"error": message, **more})
+    return status, _json({"error": cut(message), **more})
 
 
 def _text(body: str | None) -> str:

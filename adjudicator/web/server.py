@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from adjudicator.invalid import cut
 from adjudicator.service import page as calls
 from adjudicator.service import routes
 from adjudicator.web import language, site
@@ -95,7 +96,7 @@ def pool() -> Pool:
 
 
 def _error(status: int, message: str, **more: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **more}, status_code=status)
+    return JSONResponse({"error": cut(message), **more}, status_code=status)
 
 
 class _Refusal(Exception):
