@@ -46,6 +46,24 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         extract(args.rev, Path(tmp))
         sides = {args.rev: str(Path(tmp) / "tree"), "working tree": str(ROOT)}
+        editable = subprocess.run(  # an editable install's finder serves its tree's modules
+            [
+                sys.executable,
+                "-c",
+                "import sys; print(any('editable' in type(f).__module__ "
+                "or 'editable' in type(f).__name__.lower() for f in sys.meta_path))",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+        ).stdout.strip()
+        if editable == "True":
+            sys.exit(
+                "this Python has the package installed editable: its finder hands the working "
+                "tree's modules (compiled ones too) to the older side; run ab.py with a venv "
+                "where the package is not installed, or installed as a wheel"
+            )
         for label, path in sides.items():  # each side must import its own package
             env = dict(os.environ, PYTHONPATH=path)
             where = subprocess.run(
