@@ -278,8 +278,9 @@ def attempt(words: str, player: str, action: str) -> str:
     "tries to beat", "tries to dare and turn".  Narration of another shape
     falls back to the action as written: ``Bo tries: Bo play 7H``.
     """
-    if language() != "en":  # the verbs below are English grammar: say it whole instead
-        return _("{player} tries this: {words}").format(player=player, words=words or action)
+    if language() != "en":  # the verbs below are English grammar; the narration would read
+        # as done ("Finn slår 5♠ med 9♠"), so the attempt is the action as written
+        return _("{player} tries this: {words}").format(player=player, words=action)
     head = f"{player} "
     rest = words[len(head) :].split(" ") if words.startswith(head) else []
     if not rest or not rest[0].isalpha() or not rest[0].endswith("s"):
