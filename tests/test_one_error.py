@@ -174,3 +174,21 @@ def test_usage_errors_are_cut_too(args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert max(len(line) for line in result.stderr.splitlines()) <= MESSAGE_MAX
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["legal", "x.json", "--at", "x"], "adjudicator legal: Invalid value for '--at'"),
+        (["replay", "x.json", "--step", "x"], "adjudicator replay: Invalid value for '--step'"),
+        (["check"], "adjudicator check: Missing argument 'PATH...'"),
+        (["--no-such-option"], "adjudicator: No such option '--no-such-option'"),
+    ],
+)
+def test_a_command_line_mistake_is_one_line(args: list[str], words: str) -> None:
+    """click prints three lines (usage, a hint, the error): here one, naming the command."""
+    result = CliRunner().invoke(main, args, prog_name="adjudicator")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(words), result.stderr
+    assert lines[0].endswith("--help')")

@@ -69,8 +69,20 @@ before it, the line stays within the 300 every message keeps to."""
 
 def _cut_usage(exc: click.ClickException) -> None:
     """Cut the message of click's error (typed final: it is set once, in click's own
-    ``__init__``; here it is only shortened before it is shown)."""
+    ``__init__``; here it is only shortened before it is shown), and show a usage error
+    as one line, as every other mistake is, where click prints three (its usage, a hint
+    and the error)."""
     vars(exc)["message"] = cut(exc.message, USAGE_MESSAGE)
+    if isinstance(exc, click.UsageError):
+        vars(exc)["show"] = lambda file=None: _one_usage_line(exc, file)
+
+
+def _one_usage_line(exc: click.UsageError, file: Any = None) -> None:
+    """``adjudicator legal: Invalid value for '--at': 'x' is not a valid integer (see
+    'adjudicator legal --help')``."""
+    where = exc.ctx.command_path if exc.ctx is not None else "adjudicator"
+    said = exc.format_message().rstrip(".")
+    click.echo(f"{where}: {said} (see '{where} --help')", file=file, err=True)
 
 
 class ReaderGone:
