@@ -789,6 +789,13 @@ def test_stepping_a_replay_on_a_phone_keeps_the_hands_and_the_controls_on_screen
         assert in_view(tab, "#forward") and in_view(tab, "#back")
         assert in_view(tab, ".seats .seat")  # the first hand, with the controls
         assert re.fullmatch(rf"Action \d+ of {total}: .+", tab.locator("#where").inner_text())
+    # the README's dispute: read the ruling, the legal list, the actions below: still there
+    ready(tab, base + "/" + link(README_DISPUTE))
+    tab.wait_for_selector(".violation")
+    for down in (600, 100_000):
+        tab.evaluate(f"scrollTo(0, {down})")
+        assert tab.evaluate("scrollY") > 500
+        assert in_view(tab, "#forward") and in_view(tab, "#back"), down
     context.close()
 
 
