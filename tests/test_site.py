@@ -230,13 +230,18 @@ def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
         started(page)
         page.wait_for_selector("#ruling .violation", timeout=START)
         ruling = page.locator("#ruling").inner_text()
-        legal = page.locator("#ruling [aria-label='Legal instead'] button").evaluate_all(
-            "bs => bs.map(b => b.getAttribute('aria-label') || b.textContent.trim())"
-        )
+        legal = page.locator("#ruling ul.alternatives .form").evaluate_all(
+            "fs => fs.map(f => f.getAttribute('aria-label') || f.textContent.trim())"
+        )  # what could have been played, and the table's choice of each: a button
+        decisions = [
+            page.get_by_role("button", name=f"Take it back and play {form}").count()
+            for form in legal
+        ]
         controlled = page.evaluate("navigator.serviceWorker.controller !== null")
     assert controlled, "no service worker controls the page"
     assert "phase2.beat" in ruling
     assert legal == ["Cai play 3S", "Cai play QD", "Cai pick"]
+    assert decisions == [1, 1, 1]
     assert not outside, f"requests left the origin: {outside}"
 
 
