@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import DISPUTE
 
-from adjudicator import RuleOptions, Table, limits
+from adjudicator import Table, limits
 from adjudicator.cards import card_code, card_text, parse_card, parse_suit
 from adjudicator.cli import main
 from adjudicator.invalid import MESSAGE_MAX, RecordError, cut
@@ -38,8 +38,6 @@ CYRILLIC_A = "\u0410"
         (card_code, 52),
         (card_text, 3.0),
         (Table.from_game, None),
-        (lambda given: RuleOptions(**given), {"a": 1}),
-        (lambda given: RuleOptions(**given), {"min_players": "x" * 5000}),
     ],
 )
 def test_bad_input_is_record_error(call: Any, given: Any) -> None:

@@ -28,7 +28,7 @@ from rich.progress import (
 
 from adjudicator import _startup, bulk, limits
 from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
-from adjudicator.invalid import cut
+from adjudicator.invalid import MESSAGE_MAX, cut
 
 EXIT_INVALID = 2
 
@@ -81,8 +81,9 @@ def _one_usage_line(exc: click.UsageError, file: Any = None) -> None:
     """``adjudicator legal: Invalid value for '--at': 'x' is not a valid integer (see
     'adjudicator legal --help')``."""
     where = exc.ctx.command_path if exc.ctx is not None else "adjudicator"
-    said = exc.format_message().rstrip(".")
-    click.echo(f"{where}: {said} (see '{where} --help')", file=file, err=True)
+    hint = f" (see '{where} --help')"
+    said = cut(f"{where}: {exc.format_message().rstrip('.')}", MESSAGE_MAX - len(hint))
+    click.echo(said + hint, file=file, err=True)
 
 
 class ReaderGone:

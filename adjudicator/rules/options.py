@@ -9,11 +9,9 @@ Engine code reads these fields, never a variant's name.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from adjudicator.invalid import RecordError, shown
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 ALL_PLAYERS_ONLY: dict[str, object] = {
     "multi_card_plays": False,
@@ -51,21 +49,6 @@ class RuleOptions(BaseModel):
     """The rule choices of one variant.  Every field is enforced by the engine."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-    def __init__(self, **given: Any) -> None:
-        """As pydantic's, but a wrong option is the project's :class:`RecordError` in words of
-        its own, as every public function's bad input is (a record's options are read by
-        ``record``, which words them there)."""
-        try:
-            super().__init__(**given)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            name = ".".join(str(part) for part in first["loc"]) or "options"
-            if first["type"] == "extra_forbidden":
-                said = "no such rule option ('adjudicator explain' lists them)"
-            else:
-                said = f"{shown(first.get('input'))} is not a value this option takes"
-            raise RecordError(name, said) from None
 
     # --- the table -----------------------------------------------------------
     min_players: int = Field(
