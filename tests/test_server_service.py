@@ -35,6 +35,9 @@ from conftest import DISPUTE
 from web_browser import free_port
 
 from adjudicator.service import page
+from adjudicator.web import pool
+from adjudicator.web.pool import STOPPED
+from adjudicator.web.worker import MEMORY
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = json.loads((ROOT / "sample_games" / "pagat_3p_full.json").read_text(encoding="utf-8"))
@@ -542,3 +545,42 @@ def test_the_listening_socket_is_tcp_so_answers_are_not_held_by_nagle() -> None:
         assert sock.proto == socket.IPPROTO_TCP
     finally:
         sock.close()
+
+
+# --- a worker that dies: why it died ----------------------------------------------------
+
+_ABORTS = """
+import os, sys
+print("ready", flush=True)
+sys.stdin.readline()
+sys.stderr.write({words!r})
+sys.stderr.flush()
+os.{end}
+"""
+
+
+@pytest.mark.parametrize(
+    ("words", "end", "memory_mb", "said"),
+    [  # mypyc's runtime and Rust abort past the memory limit where Python cannot raise
+        ("fatal: out of memory\n", "abort()", 120, MEMORY.format(limit=120)),
+        ("memory allocation of 4096 bytes failed\n", "abort()", 64, MEMORY.format(limit=64)),
+        ("", "kill(os.getpid(), 9)", 120, MEMORY.format(limit=120)),  # the kernel's killer
+        ("Segmentation fault\n", "abort()", 120, STOPPED),
+        ("fatal: out of memory\n", "abort()", 0, STOPPED),  # no limit set: not ours to name
+        ("", "_exit(0)", 120, STOPPED),
+    ],
+)
+def test_a_worker_that_dies_is_named_by_its_last_words(
+    monkeypatch: pytest.MonkeyPatch, words: str, end: str, memory_mb: int, said: str
+) -> None:
+    code = _ABORTS.format(words=words, end=end)
+    monkeypatch.setattr(pool._Worker, "command", [sys.executable, "-c", code])
+    limits = pool.Limits(workers=1, queue=0, time_limit=20, memory_mb=memory_mb)
+    workers = pool.Pool(limits)
+    try:
+        with pytest.raises(pool.Refused) as refused:
+            workers._call("check", {}, SMALL)
+        assert (refused.value.status, refused.value.message) == (503, said)
+        assert workers.recycled == 1
+    finally:
+        workers.close()

@@ -26,15 +26,23 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from adjudicator import i18n
-from adjudicator.web.worker import BUSY
+from adjudicator.web.worker import BUSY, MEMORY
 
 STOPPED = "the checking process stopped on this record; use adjudicator check"
-"""The one line when a worker died on a request (HTTP 503): the kernel killed it, say."""
+"""The one line when a worker died on a request (HTTP 503) for no reason it told."""
+
+OUT_OF_MEMORY = (b"fatal: out of memory", b"memory allocation of", b"MemoryError")
+"""What a worker prints as it dies past its memory limit where Python cannot raise
+``MemoryError``: mypyc's runtime aborts with the first, Rust code (pydantic-core) with
+the second, CPython's fatal error names the third."""
+
+TAIL_BYTES = 4096
+"""How much of a worker's last words (its stderr) the pool keeps to say why it died."""
 
 START_SECONDS = 120.0
 """How long a new worker may take to load the engine before the pool gives up on it."""
@@ -64,15 +72,27 @@ class Limits:
     """Address space of one worker in MB (``--worker-memory``); 0: no limit."""
 
 
+def why_it_died(returncode: int | None, last_words: bytes, memory_mb: int) -> str:
+    """The one line for a request whose worker died: its memory limit when it said so
+    (or the kernel killed it while a limit was set), else :data:`STOPPED`."""
+    if memory_mb and (any(words in last_words for words in OUT_OF_MEMORY) or returncode == -9):
+        return MEMORY.format(limit=memory_mb)
+    return STOPPED
+
+
 class _Worker:
     """One checking process and its pipes."""
 
+    command: ClassVar[list[str]] = [sys.executable, "-m", "adjudicator.web.worker"]
+    """The process started (its memory limit in MB appended); a test may start another."""
+
     def __init__(self, memory_mb: int) -> None:
+        self.memory_mb = memory_mb
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator.web.worker", str(memory_mb)],
+            [*self.command, str(memory_mb)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=None,
+            stderr=subprocess.PIPE,
             close_fds=True,
             start_new_session=True,  # a Ctrl-C at the terminal is the server's to handle
         )
@@ -80,6 +100,9 @@ class _Worker:
         self.stdin = self.process.stdin
         self.out = self.process.stdout.fileno()
         self.buffer = b""
+        self.last_words = b""
+        self._stderr = threading.Thread(target=self._relay, daemon=True)
+        self._stderr.start()
         if self._line(time.monotonic() + START_SECONDS) != b"ready":
             self.kill()
             raise RuntimeError("a checking process did not start")
@@ -107,6 +130,7 @@ class _Worker:
         """The worker's status, JSON text and whether it ends after this answer;
         TimeoutError past ``seconds``, EOFError if it died."""
         deadline = time.monotonic() + seconds
+        self.last_words = b""  # why it dies is told by what it says on this request
         head = json.dumps({"job": job, "args": args, "size": len(body)}).encode()
         self.stdin.write(head + b"\n")
         self.stdin.write(body)
@@ -127,6 +151,24 @@ class _Worker:
         self.buffer = data[answer["size"] :]
         return int(answer["status"]), data[: answer["size"]], bool(answer.get("ending"))
 
+    def _relay(self) -> None:
+        """Pass the worker's stderr on to the server's, keeping its last words."""
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.last_words = (self.last_words + line)[-TAIL_BYTES:]
+            try:
+                sys.stderr.buffer.write(line)
+                sys.stderr.flush()
+            except (AttributeError, OSError, ValueError):  # no stderr to pass it to
+                pass
+
+    def died(self) -> str:
+        """Why this worker ended on a request (see :func:`why_it_died`)."""
+        with suppress(subprocess.TimeoutExpired):
+            self.process.wait(2)
+        self._stderr.join(2)
+        return why_it_died(self.process.returncode, self.last_words, self.memory_mb)
+
     def alive(self) -> bool:
         return self.process.poll() is None
 
@@ -134,8 +176,10 @@ class _Worker:
         self.process.kill()
         self.process.wait()
         self.stdin.close()
-        assert self.process.stdout is not None
+        self._stderr.join(2)
+        assert self.process.stdout is not None and self.process.stderr is not None
         self.process.stdout.close()
+        self.process.stderr.close()
 
 
 class Pool:
@@ -220,10 +264,11 @@ class Pool:
         try:
             status, data, ending = worker.ask(job, args, body, limit)
         except (TimeoutError, EOFError, OSError) as exc:
+            why = None if isinstance(exc, TimeoutError) else worker.died()
             self._recycle(worker)
-            if isinstance(exc, TimeoutError):
+            if why is None:
                 raise Refused(503, BUSY.format(limit=f"{limit:g}")) from None
-            raise Refused(503, STOPPED) from None
+            raise Refused(503, why) from None
         finally:
             with self._lock:
                 self._running -= 1
