@@ -11,9 +11,11 @@ import re
 from typing import Any, get_args
 
 import pytest
+import test_web_page
 from click.testing import CliRunner
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, expect
 
 from adjudicator import i18n, service
 from adjudicator.cli import main
@@ -191,3 +193,32 @@ def test_the_page_route_carries_the_language_to_the_rule_of_a_violation() -> Non
     checks = re.findall(r'"checks": ?"([^"]*)"', said)
     assert checks and all("stikker det øverste utspillet" in c for c in checks), checks
     assert "beats the top play" not in said
+
+
+# --- the page ----------------------------------------------------------------------------
+
+base = test_web_page.base  # the same fixtures as the page's tests: a server, a Chromium
+browser = test_web_page.browser
+
+
+def test_the_house_rules_speak_the_pages_language(browser: Browser, base: str) -> None:
+    """A Swedish browser: the variants' titles and each switch's words are Swedish, the
+    option names and values as a record writes them."""
+    context = browser.new_context(locale="sv-SE", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#variant", "helmfrid")
+    titles = page.locator("#variant option").all_inner_texts()
+    assert "helmfrid — Skitgubbe där alla lägger till varje stick (Helmfrid)" in titles[1]
+    assert "Helmfrid" in page.locator("#variant-about").inner_text()
+    page.locator("#house-rules > summary").click()
+    sequences = page.get_by_label("sequences", exact=True)
+    expect(sequences).to_have_value("two")
+    about = page.locator("#rule-anti_trump-about").inner_text()
+    assert about.startswith("En antitrumffärg som trumf inte kan slå (pagat.com, 'Anti"), about
+    assert page.locator("#rule-sequences-about").inner_text() == "Sviter i andra fasen."
+    assert not errors, errors
+    context.close()
