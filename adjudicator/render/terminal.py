@@ -739,11 +739,8 @@ class _OptionGrids:
             groups[-1].append(i)
             used += width
         for number, group in enumerate(groups):
-            title = _("Options by variant") + (
-                " " + _("({number} of {count})").format(number=number + 1, count=len(groups))
-                if len(groups) > 1
-                else ""
-            )
+            part = _("({number} of {count})").format(number=number + 1, count=len(groups))
+            title = _("Options by variant") + (f" {part}" if len(groups) > 1 else "")
             grid = Table(
                 title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
             )
@@ -771,33 +768,22 @@ def variant(about: service.VariantInfo, width: int) -> RenderableType:
     ]
     for change in about.by_players:
         said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in change.changes.items())
-        parts.append(
-            Text(
-                _("With {players} players: {changes}").format(players=change.players, changes=said)
-            )
-        )
+        with_them = _("With {players} players: {changes}")
+        parts.append(Text(with_them.format(players=change.players, changes=said)))
     for option in about.options:
         allowed = option.allowed
+        shown = _("(one of: {allowed})") if " | " in allowed else "({allowed})"
         parts.append(Text(""))
         parts.append(
             Text.assemble(
                 (option.name, "bold"),
                 " = ",
                 (json.dumps(option.value), "bold cyan"),
-                (
-                    "   "
-                    + (_("(one of: {allowed})") if " | " in allowed else "({allowed})").format(
-                        allowed=allowed
-                    ),
-                    "dim",
-                ),
+                ("   " + shown.format(allowed=allowed), "dim"),
             )
         )
         parts.append(wrapped(option.description))
         if option.cite is not None:
-            parts.append(
-                wrapped(
-                    _("In {variant}: {cite}").format(variant=about.name, cite=option.cite), "cyan"
-                )
-            )
+            cited = _("In {variant}: {cite}").format(variant=about.name, cite=option.cite)
+            parts.append(wrapped(cited, "cyan"))
     return Group(*parts)
