@@ -109,7 +109,9 @@ def test_the_compiler_reads_what_babel_writes() -> None:
             for message in _catalogue(code, domain):
                 if not message.id:
                     continue
-                if isinstance(message.id, str):
+                if message.context is not None:
+                    assert compiled.pgettext(message.context, message.id) == message.string
+                elif isinstance(message.id, str):
                     assert compiled.gettext(message.id) == message.string
                 else:
                     assert compiled.ngettext(*message.id, 1) == message.string[0]

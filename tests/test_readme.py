@@ -40,7 +40,17 @@ FILES = re.findall(r"<!-- file: ([\w.-]+) -->\n```json\n(.*?)```", README.read_t
 
 def test_the_walkthrough_has_its_steps() -> None:
     commands = [c.split()[1] for c, _ in WALKTHROUGH]
-    assert commands == ["check", "explain", "legal", "replay", "check", "check", "legal", "check"]
+    assert commands == [
+        "check",
+        "explain",
+        "legal",
+        "replay",
+        "check",
+        "check",
+        "legal",
+        "check",
+        "explain",
+    ]
     assert [name for name, _ in FILES] == ["dispute.json", "kitchen.json", "kitchen-unknown.json"]
 
 

@@ -28,6 +28,7 @@ from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.lang import everywhere
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
+from adjudicator.i18n import _
 from adjudicator.play import legal
 from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
@@ -709,8 +710,10 @@ def variants(name: str | None) -> None:
         out.print(render.variant_list(every))
         out.print(render.option_grid(every))
         out.print(
-            "Run 'adjudicator variants NAME' for each option's rule and source. "
-            'A record may override any option in its "options".'
+            _(
+                "Run 'adjudicator variants NAME' for each option's rule and source. "
+                'A record may override any option in its "options".'
+            )
         )
         return
     try:

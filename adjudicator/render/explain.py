@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adjudicator import samples
+from adjudicator.i18n import _, pgettext
 from adjudicator.record import RecordError
 from adjudicator.rules import catalog
 from adjudicator.service import allowed
@@ -54,7 +55,11 @@ def _sample_line(name: str) -> Text:
         return out
     if report.violations:
         v = report.violations[0]
-        where = f"action {v.index}: {v.action}" if v.index is not None else "the result claim"
+        where = (
+            _("action {index}: {action}").format(index=v.index, action=v.action)
+            if v.index is not None
+            else _("the result claim")
+        )
         out.append(f"\n    {where} ({v.rule}): {v.message}", style="dim")
     return out
 
@@ -63,26 +68,30 @@ def rule(entry: RuleExplanation) -> RenderableType:
     """A rule id: what it checks, its sources, the options that change it, a sample."""
     parts: list[RenderableType] = [
         Text.assemble((entry.id, "bold"), "  ", (entry.group_title, "dim")),
-        Text("What it checks:", style="bold"),
+        Text(_("What it checks:"), style="bold"),
         _wrap(entry.checks + "."),
-        Text("Where the rule is written:", style="bold"),
+        Text(_("Where the rule is written:"), style="bold"),
     ]
     parts.extend(_wrap(c) for c in entry.sources)
     for text in entry.texts:
         line = _wrap(text, "    ")
         line.stylize("dim")
         parts.append(line)
-    parts.append(Text("Options that change it:", style="bold"))
+    parts.append(Text(_("Options that change it:"), style="bold"))
     if entry.options:
         for name in entry.options:
             parts.append(Text(f"  {name} ({allowed(name)})"))
-        parts.append(Text("  'adjudicator explain OPTION' says what each does.", style="dim"))
+        parts.append(
+            Text("  " + _("'adjudicator explain OPTION' says what each does."), style="dim")
+        )
     else:
-        parts.append(Text("  none: every variant checks it the same way"))
-    parts.append(Text("A sample game that breaks it:", style="bold"))
+        parts.append(Text("  " + _("none: every variant checks it the same way")))
+    parts.append(Text(_("A sample game that breaks it:"), style="bold"))
     parts.append(_sample_line(entry.samples[0]))
     for other in entry.samples[1:]:
-        parts.append(Text(f"  also {samples.reference(other)}", style="dim"))
+        parts.append(
+            Text("  " + _("also {sample}").format(sample=samples.reference(other)), style="dim")
+        )
     return Group(*parts)
 
 
@@ -92,26 +101,33 @@ def option(about: OptionExplanation) -> RenderableType:
     parts: list[RenderableType] = [
         Text.assemble((name, "bold"), "  ", (f"({about.allowed})", "dim")),
         _wrap(about.description),
-        Text.assemble(("Default: ", "bold"), _value(about.default)),
+        Text.assemble((_("Default:") + " ", "bold"), _value(about.default)),
     ]
     grid = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    grid.add_column("variant")
-    grid.add_column("value")
+    grid.add_column(pgettext("column", "variant"))
+    grid.add_column(pgettext("column", "value"))
     for each in about.by_variant:
         shown = _value(each.value)
         for players, value in each.by_players.items():
-            shown += f"; {_value(value)} with {players} players"
+            shown += "; " + _("{value} with {players} players").format(
+                value=_value(value), players=players
+            )
         grid.add_row(each.variant, shown)
-    parts += [Text("In each variant:", style="bold"), grid]
+    parts += [Text(_("In each variant:"), style="bold"), grid]
     rules = about.rules
-    parts.append(Text("Rules it changes:", style="bold"))
+    parts.append(Text(_("Rules it changes:"), style="bold"))
     parts.append(
         _wrap(", ".join(rules))
         if rules
-        else _wrap("no single rule id: it decides how play goes on (whose turn, what is due)")
+        else _wrap(_("no single rule id: it decides how play goes on (whose turn, what is due)"))
     )
     parts.append(
-        Text(f'A record sets it in "options": {{"{name}": {_value(about.default)}}}', style="dim")
+        Text(
+            _('A record sets it in "options": {example}').format(
+                example=f'{{"{name}": {_value(about.default)}}}'
+            ),
+            style="dim",
+        )
     )
     return Group(*parts)
 
@@ -120,17 +136,20 @@ def rule_list() -> RenderableType:
     """Every rule id with what it checks, by group."""
     parts: list[RenderableType] = []
     for group in catalog.GROUPS:
-        parts.append(Text(group.title.replace("`", ""), style="bold cyan"))
+        parts.append(Text(group.said, style="bold cyan"))
         grid = Table(box=None, show_header=False, pad_edge=False)
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         for entry in catalog.RULES.values():
             if entry.group == group.key:
-                grid.add_row(f"  {entry.id}", entry.checks.replace("`", ""))
+                grid.add_row(f"  {entry.id}", entry.said)
         parts.append(grid)
     parts.append(
         Text(
-            "'adjudicator explain RULE_ID' tells one rule, 'adjudicator explain OPTION' an option."
+            _(
+                "'adjudicator explain RULE_ID' tells one rule, "
+                "'adjudicator explain OPTION' an option."
+            )
         )
     )
     return Group(*parts)

@@ -20,7 +20,7 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _, ngettext
+from adjudicator.i18n import _, ngettext, pgettext
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
@@ -689,10 +689,10 @@ def position(label: str, where: legal.Position) -> RenderableType:
 
 def variant_list(every: list[service.VariantInfo]) -> Table:
     """The presets: name, what it is, where its rules are written."""
-    grid = Table(title="Variants", title_justify="left")
-    grid.add_column("name", style="bold", no_wrap=True)
-    grid.add_column("what it is")
-    grid.add_column("source")
+    grid = Table(title=_("Variants"), title_justify="left")
+    grid.add_column(pgettext("column", "name"), style="bold", no_wrap=True)
+    grid.add_column(pgettext("column", "what it is"))
+    grid.add_column(pgettext("column", "source"))
     for each in every:
         grid.add_row(each.name, each.title, each.source)
     return grid
@@ -724,7 +724,8 @@ class _OptionGrids:
         rows = every[0].options if every else []
         values = [[_plain(option.value) for option in each.options] for each in every]
         # each column: its widest cell, its padding and the separator before it; two edges
-        first = max([len("option"), *(len(option.name) for option in rows)]) + 2 + 1
+        head = pgettext("column", "option")
+        first = max([len(head), *(len(option.name) for option in rows)]) + 2 + 1
         widths = [
             max([len(each.name), *map(len, column)]) + 2
             for each, column in zip(every, values, strict=True)
@@ -738,13 +739,12 @@ class _OptionGrids:
             groups[-1].append(i)
             used += width
         for number, group in enumerate(groups):
-            title = "Options by variant" + (
-                f" ({number + 1} of {len(groups)})" if len(groups) > 1 else ""
-            )
+            part = _("({number} of {count})").format(number=number + 1, count=len(groups))
+            title = _("Options by variant") + (f" {part}" if len(groups) > 1 else "")
             grid = Table(
                 title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0)
             )
-            grid.add_column("option", style="bold", no_wrap=True)
+            grid.add_column(head, style="bold", no_wrap=True)
             for i in group:
                 grid.add_column(every[i].name, no_wrap=True)
             for r, option in enumerate(rows):
@@ -764,23 +764,26 @@ def variant(about: service.VariantInfo, width: int) -> RenderableType:
 
     parts: list[RenderableType] = [
         Text.assemble((about.name, "bold"), f": {about.title}"),
-        Text(f"Source: {about.source}"),
+        Text(_("Source: {source}").format(source=about.source)),
     ]
     for change in about.by_players:
         said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in change.changes.items())
-        parts.append(Text(f"With {change.players} players: {said}"))
+        with_them = _("With {players} players: {changes}")
+        parts.append(Text(with_them.format(players=change.players, changes=said)))
     for option in about.options:
         allowed = option.allowed
+        shown = _("(one of: {allowed})") if " | " in allowed else "({allowed})"
         parts.append(Text(""))
         parts.append(
             Text.assemble(
                 (option.name, "bold"),
                 " = ",
                 (json.dumps(option.value), "bold cyan"),
-                (f"   (one of: {allowed})" if " | " in allowed else f"   ({allowed})", "dim"),
+                ("   " + shown.format(allowed=allowed), "dim"),
             )
         )
         parts.append(wrapped(option.description))
         if option.cite is not None:
-            parts.append(wrapped(f"In {about.name}: {option.cite}", "cyan"))
+            cited = _("In {variant}: {cite}").format(variant=about.name, cite=option.cite)
+            parts.append(wrapped(cited, "cyan"))
     return Group(*parts)

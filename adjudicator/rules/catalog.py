@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from adjudicator.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Source:
@@ -109,6 +111,11 @@ class Rule:
     game could not be followed; 'invalid': the record lacks what the table saw."""
 
     @property
+    def said(self) -> str:
+        """What it checks, in the language speaking now, without the Markdown backticks."""
+        return _(self.checks).replace("`", "")
+
+    @property
     def cited(self) -> str:
         """The sources, one citation after the other."""
         return "; ".join(str(c) for c in self.sources)
@@ -122,31 +129,36 @@ class Group:
     title: str
     after: str = ""
 
+    @property
+    def said(self) -> str:
+        """The title in the language speaking now, without the Markdown backticks."""
+        return _(self.title).replace("`", "")
+
 
 GROUPS: tuple[Group, ...] = (
-    Group("any", "Any phase"),
-    Group("pairs", "Phase one: two-card tricks (`phase_one: pairs`)"),
+    Group("any", N_("Any phase")),
+    Group("pairs", N_("Phase one: two-card tricks (`phase_one: pairs`)")),
     Group(
         "all",
-        "Phase one: everybody plays (`phase_one: all`)",
+        N_("Phase one: everybody plays (`phase_one: all`)"),
         "Ties are played off as the options say (`tie_rule`, `tie_resolution`) and\n"
         "phase one ends as `phase_one_end` says; those are not separate checks but\n"
         "decide whose turn it is, so a wrong player is caught by `turn.order`\n"
         "(`tests/test_phase_one_all.py` covers each option).",
     ),
-    Group("deal", "Deals: shuffles the rules leave to chance"),
+    Group("deal", N_("Deals: shuffles the rules leave to chance")),
     Group(
         "unknown",
-        "Records with unknown cards (`??`)",
+        N_("Records with unknown cards (`??`)"),
         "Any check that reads a hand or the stock may also be reported as undetermined\n"
         "under its own id (a compulsory tie when part of the hand is unknown, whether a\n"
         "hidden card is the highest trump, whether every low card was dealt): the\n"
         "action stands and the record is not illegal for it.",
     ),
-    Group("two", "Phase two"),
+    Group("two", N_("Phase two")),
     Group(
         "result",
-        "The record's claims",
+        N_("The record's claims"),
         "These are reported with `index: null`: no action is wrong, the claim is.",
     ),
 )
@@ -161,15 +173,19 @@ RULES: dict[str, Rule] = {
         Rule(
             "game.over",
             "any",
-            "nothing may follow the end of the game (the moment at most one player holds cards)",
+            N_(
+                "nothing may follow the end of the game (the moment at most one player holds cards)"
+            ),
             (Cite(P, "Play in the second phase", "the last player with cards is the loser"),),
             ("illegal_game_over.json",),
         ),
         Rule(
             "act.variant",
             "any",
-            "the act exists in this variant's rules (e.g. no `sluff` in basic Skitgubbe, no "
-            "`deal` where nothing is dealt)",
+            N_(
+                "the act exists in this variant's rules (e.g. no `sluff` in basic Skitgubbe, no "
+                "`deal` where nothing is dealt)"
+            ),
             (Cite(P, "Play in the first phase"), Cite(P, "", "the variant's own section")),
             ("illegal_act_variant.json",),
             (
@@ -184,9 +200,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "turn.order",
             "any",
-            "only the player whose turn it is acts: the dealer's left leads the first trick, "
-            "the leader's left neighbour plays second (two-card tricks), the winner leads "
-            "next; in phase two the next player with cards",
+            N_(
+                "only the player whose turn it is acts: the dealer's left leads the first trick, "
+                "the leader's left neighbour plays second (two-card tricks), the winner leads "
+                "next; in phase two the next player with cards"
+            ),
             (Cite(P, "Play in the first phase"), Cite(P, "Play in the second phase")),
             ("illegal_turn_order.json",),
             (
@@ -204,8 +222,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "play.count",
             "any",
-            "a play has as many cards as the rules allow: one in two-card tricks and in phase "
-            "two without runs; at least one",
+            N_(
+                "a play has as many cards as the rules allow: one in two-card tricks and in phase "
+                "two without runs; at least one"
+            ),
             (Cite(P, "Play in the first phase"), Cite(P, "Play in the second phase")),
             ("illegal_play_count.json",),
             ("phase_one", "multi_card_plays", "sequences"),
@@ -213,15 +233,17 @@ RULES: dict[str, Rule] = {
         Rule(
             "play.held",
             "any",
-            "every card played is in the player's hand",
+            N_("every card played is in the player's hand"),
             (Cite(P, "Play in the first phase"),),
             ("illegal_play_held.json",),
         ),
         Rule(
             "phase1.dare.stock",
             "pairs",
-            "a dare needs two or more cards in the stock: the last card is the trump "
-            "indicator, kept face down",
+            N_(
+                "a dare needs two or more cards in the stock: the last card is the trump "
+                "indicator, kept face down"
+            ),
             (Cite(P, "Play in the first phase"), Cite("summary", "Play in phase 1")),
             ("illegal_phase1_dare_stock.json",),
             ("dare",),
@@ -229,8 +251,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.dare.leader",
             "pairs",
-            "with `dare_by: leader`, only the leader of a two-card trick dares; the second "
-            "player plays a card (or picks up)",
+            N_(
+                "with `dare_by: leader`, only the leader of a two-card trick dares; the second "
+                "player plays a card (or picks up)"
+            ),
             (Cite(P, "Play in the first phase"), Cite(P, "Mas with turned up trump")),
             ("illegal_mas_dare_leader.json",),
             ("dare_by",),
@@ -238,7 +262,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.dare.card",
             "pairs",
-            "a dare that names its card names the stock's top card",
+            N_("a dare that names its card names the stock's top card"),
             (Cite(P, "Play in the first phase"), Cite("contract", "", "`dare`")),
             ("illegal_phase1_dare_card.json",),
             ("dare",),
@@ -246,15 +270,17 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.pick",
             "pairs",
-            "nobody picks up in phase one",
+            N_("nobody picks up in phase one"),
             (Cite(P, "Play in the first phase"),),
             ("illegal_phase1_pick.json",),
         ),
         Rule(
             "phase1.play.rank",
             "all",
-            "the cards of one play are all of one rank (with `multi_card_plays`, one to "
-            "three cards)",
+            N_(
+                "the cards of one play are all of one rank (with `multi_card_plays`, one to "
+                "three cards)"
+            ),
             (Cite(P, "All Players play to Each Trick in Phase One"),),
             ("illegal_phase1_play_rank.json",),
             ("multi_card_plays",),
@@ -262,10 +288,12 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.tie.compulsory",
             "all",
-            "with `compulsory_ties`, a player who can make a tie plays that rank (under "
-            "`tied_beat_unique`: the highest rank already played in the round that is at or "
-            "above the highest existing tie, so joining the heading tie is compulsory too), "
-            "and may not dare instead",
+            N_(
+                "with `compulsory_ties`, a player who can make a tie plays that rank (under "
+                "`tied_beat_unique`: the highest rank already played in the round that is at or "
+                "above the highest existing tie, so joining the heading tie is compulsory too), "
+                "and may not dare instead"
+            ),
             (
                 Cite(P, "Variants: trick play and sluffing", "compulsory ties"),
                 Cite(W, "All-player tricks", "optional rule"),
@@ -277,9 +305,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.sluff.window",
             "all",
-            "a sluff comes when the variant allows it: after the trick is decided (`once`), "
-            "after the sluffer has played to it (`own_rank`, `atlanta`), while a trick is on "
-            "the table (`unlimited`)",
+            N_(
+                "a sluff comes when the variant allows it: after the trick is decided (`once`), "
+                "after the sluffer has played to it (`own_rank`, `atlanta`), while a trick is on "
+                "the table (`unlimited`)"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Variants: trick play and sluffing"),
@@ -291,7 +321,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.sluff.once",
             "all",
-            "with `once` or `atlanta`, one sluff per player per trick",
+            N_("with `once` or `atlanta`, one sluff per player per trick"),
             (Cite(P, "All Players play to Each Trick in Phase One"), Cite(P, "Atlanta Variation")),
             ("illegal_phase1_sluff_once.json",),
             ("sluffing",),
@@ -299,9 +329,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.sluff.rank",
             "all",
-            "sluffed cards are of ranks the variant allows: already in the trick (`once`, "
-            "`unlimited`), one's own latest rank (`own_rank`), the rank of a card played and "
-            "losing the trick, judged card by card (`atlanta`)",
+            N_(
+                "sluffed cards are of ranks the variant allows: already in the trick (`once`, "
+                "`unlimited`), one's own latest rank (`own_rank`), the rank of a card played and "
+                "losing the trick, judged card by card (`atlanta`)"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Variants: trick play and sluffing"),
@@ -313,7 +345,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.take",
             "all",
-            "with unlimited sluffing, only a decided trick is taken (by its winner)",
+            N_("with unlimited sluffing, only a decided trick is taken (by its winner)"),
             (Cite(P, "Variants: trick play and sluffing", "unlimited sluffing"),),
             ("illegal_phase1_take.json",),
             ("sluffing",),
@@ -321,7 +353,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.take.due",
             "all",
-            "with unlimited sluffing, the winner takes the trick before leading again",
+            N_("with unlimited sluffing, the winner takes the trick before leading again"),
             (Cite(P, "Variants: trick play and sluffing", "unlimited sluffing"),),
             ("illegal_phase1_take_due.json",),
             ("sluffing",),
@@ -329,8 +361,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "deal.due",
             "deal",
-            "when a deal is due (low cards, an unfinished trick dealt out, a Koira tie shared "
-            "out), nothing else happens first",
+            N_(
+                "when a deal is due (low cards, an unfinished trick dealt out, a Koira tie shared "
+                "out), nothing else happens first"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Variants: end of phase one"),
@@ -342,15 +376,17 @@ RULES: dict[str, Rule] = {
         Rule(
             "deal.none",
             "deal",
-            "a `deal` only where a shuffle is due",
+            N_("a `deal` only where a shuffle is due"),
             (Cite("contract", "", "`deal`"),),
             ("illegal_deal_none.json",),
         ),
         Rule(
             "deal.shuffler",
             "deal",
-            "the shuffler is entitled to shuffle: for low cards a player not receiving them; "
-            "for an unfinished trick the dealer",
+            N_(
+                "the shuffler is entitled to shuffle: for low cards a player not receiving them; "
+                "for an unfinished trick the dealer"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Variants: end of phase one"),
@@ -361,8 +397,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "deal.cards",
             "deal",
-            "exactly the cards due are dealt: every 2-5 (and the six of trumps under "
-            "`low_cards_six_of_trumps`), or the trick's cards",
+            N_(
+                "exactly the cards due are dealt: every 2-5 (and the six of trumps under "
+                "`low_cards_six_of_trumps`), or the trick's cards"
+            ),
             (Cite(P, "All Players play to Each Trick in Phase One"), Cite(P, "Atlanta Variation")),
             ("illegal_deal_cards.json",),
             ("low_cards", "low_cards_six_of_trumps", "unfinished_trick", "phase_one_end"),
@@ -370,8 +408,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "deal.receivers",
             "deal",
-            "only the players due receive: those short of the threshold, judged before anyone "
-            "gives up low cards; the tied players; everyone for a dealt-out trick",
+            N_(
+                "only the players due receive: those short of the threshold, judged before anyone "
+                "gives up low cards; the tied players; everyone for a dealt-out trick"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Atlanta Variation"),
@@ -383,8 +423,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "deal.shares",
             "deal",
-            "the shares are those of dealing one at a time in order (`low_cards_shares: "
-            "deal_order`, a dealt-out trick), or as even as possible (`even`, a Koira tie)",
+            N_(
+                "the shares are those of dealing one at a time in order (`low_cards_shares: "
+                "deal_order`, a dealt-out trick), or as even as possible (`even`, a Koira tie)"
+            ),
             (
                 Cite(P, "All Players play to Each Trick in Phase One"),
                 Cite(P, "Atlanta Variation"),
@@ -396,9 +438,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.beat",
             "two",
-            "a play onto the trick beats the top play: higher in its suit, or trumps on a "
-            "non-trump; an anti-trump is never beaten by trumps; runs compare lowest card "
-            "against the top play's highest",
+            N_(
+                "a play onto the trick beats the top play: higher in its suit, or trumps on a "
+                "non-trump; an anti-trump is never beaten by trumps; runs compare lowest card "
+                "against the top play's highest"
+            ),
             (
                 Cite(P, "Play in the second phase"),
                 Cite(P, "Playing sequences in phase two"),
@@ -411,8 +455,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.sequence",
             "two",
-            "a play of several cards is a run the options allow: consecutive, one suit, long "
-            "enough (`sequences: two / three`), beginning with a 2 (`from_two`)",
+            N_(
+                "a play of several cards is a run the options allow: consecutive, one suit, long "
+                "enough (`sequences: two / three`), beginning with a 2 (`from_two`)"
+            ),
             (
                 Cite(P, "Playing sequences in phase two"),
                 Cite(P, "Mattis"),
@@ -426,15 +472,17 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.pick.empty",
             "two",
-            "a pick needs cards on the table",
+            N_("a pick needs cards on the table"),
             (Cite(P, "Play in the second phase"),),
             ("illegal_phase2_pick_empty.json",),
         ),
         Rule(
             "phase2.pick.cards",
             "two",
-            "a pick that names its cards names exactly what the pick-up rule gives (top or "
-            "bottom; card, play or joined run)",
+            N_(
+                "a pick that names its cards names exactly what the pick-up rule gives (top or "
+                "bottom; card, play or joined run)"
+            ),
             (
                 Cite(P, "Play in the second phase"),
                 Cite(P, "Variants: playing and picking up sequences"),
@@ -447,8 +495,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.pick.forced",
             "two",
-            "with forced pick-up, once someone picks, the following players pick until the "
-            "table is empty",
+            N_(
+                "with forced pick-up, once someone picks, the following players pick until the "
+                "table is empty"
+            ),
             (Cite(P, "Variants: playing and picking up sequences", "forced pickup"),),
             ("illegal_phase2_pick_forced.json",),
             ("forced_pick",),
@@ -456,8 +506,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.high_trump",
             "two",
-            "with `high_trump: kill_only`, the highest trump still in the game only completes "
-            "a trick, never leads or plays to one it does not complete",
+            N_(
+                "with `high_trump: kill_only`, the highest trump still in the game only completes "
+                "a trick, never leads or plays to one it does not complete"
+            ),
             (Cite("goat", "variations I", "high trump"),),
             ("illegal_phase2_high_trump.json",),
             ("high_trump",),
@@ -465,8 +517,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.blamattis",
             "two",
-            "with `empty_hand_at_phase_two: blamattis`, a player who started phase two "
-            "without cards picks up at their first turn",
+            N_(
+                "with `empty_hand_at_phase_two: blamattis`, a player who started phase two "
+                "without cards picks up at their first turn"
+            ),
             (Cite(P, "Mattis", "Blåmattis"),),
             ("illegal_phase2_blamattis.json",),
             ("empty_hand_at_phase_two",),
@@ -474,7 +528,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.dare",
             "two",
-            "there is no daring in phase two: the stock is gone",
+            N_("there is no daring in phase two: the stock is gone"),
             (Cite(P, "Play in the second phase"),),
             ("illegal_phase2_dare.json",),
             ("dare",),
@@ -482,7 +536,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.act",
             "two",
-            "sluffing and taking a trick belong to phase one",
+            N_("sluffing and taking a trick belong to phase one"),
             (Cite(P, "Play in the second phase"),),
             ("illegal_phase2_act.json",),
             ("sluffing",),
@@ -490,9 +544,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.beat",
             "pairs",
-            "with `pair_reply: beat_or_pick` (Mas), the second card of a trick beats the led "
-            "card: a higher card of the suit led, or a trump on a non-trump; otherwise the "
-            "second player picks the led card up",
+            N_(
+                "with `pair_reply: beat_or_pick` (Mas), the second card of a trick beats the led "
+                "card: a higher card of the suit led, or a trump on a non-trump; otherwise the "
+                "second player picks the led card up"
+            ),
             (Cite(P, "Mas with turned up trump"),),
             ("illegal_mas_beat.json",),
             ("pair_winner", "pair_reply"),
@@ -500,7 +556,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.pick.cards",
             "pairs",
-            "a pick in phase one takes the led card; if it names cards, it names that one",
+            N_("a pick in phase one takes the led card; if it names cards, it names that one"),
             (Cite(P, "Mas with turned up trump"), Cite("contract", "", "`pick`")),
             ("illegal_mas_pick_cards.json",),
             ("pair_reply",),
@@ -508,9 +564,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.pick.follow",
             "pairs",
-            "with `pair_reply: follow_or_pick` (Melniki), a player holding a card of the suit "
-            "led may not pick up but must play a card; undetermined when only a hidden card "
-            "could be of that suit",
+            N_(
+                "with `pair_reply: follow_or_pick` (Melniki), a player holding a card of the suit "
+                "led may not pick up but must play a card; undetermined when only a hidden card "
+                "could be of that suit"
+            ),
             (Cite(W, "Related games", "Melniki"),),
             ("illegal_melniki_follow.json",),
             ("pair_reply",),
@@ -518,9 +576,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.reply",
             "pairs",
-            "with `pair_reply: follow_or_pick` (Melniki), a player who cannot follow the suit "
-            "led plays a trump or picks up; only a player holding the suit may play a card "
-            "that does not win; undetermined when only a hidden card could be of that suit",
+            N_(
+                "with `pair_reply: follow_or_pick` (Melniki), a player who cannot follow the suit "
+                "led plays a trump or picks up; only a player holding the suit may play a card "
+                "that does not win; undetermined when only a hidden card could be of that suit"
+            ),
             (Cite(W, "Related games", "Melniki"),),
             ("illegal_melniki_side_card.json",),
             ("pair_reply",),
@@ -528,8 +588,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.set_aside",
             "pairs",
-            "with `set_aside_trumps` (Mas), only a hand of exactly three trumps and nothing "
-            "else is shown and set aside, while the stock still has cards to draw",
+            N_(
+                "with `set_aside_trumps` (Mas), only a hand of exactly three trumps and nothing "
+                "else is shown and set aside, while the stock still has cards to draw"
+            ),
             (Cite(P, "Mas with turned up trump"),),
             ("illegal_mas_set_aside.json",),
             ("set_aside_trumps",),
@@ -537,8 +599,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.exchange",
             "pairs",
-            "with `exchange_two` (Mas), only the two of trumps is exchanged, and only while "
-            "the turned-up trump still lies under the stock",
+            N_(
+                "with `exchange_two` (Mas), only the two of trumps is exchanged, and only while "
+                "the turned-up trump still lies under the stock"
+            ),
             (Cite(P, "Mas with turned up trump"),),
             ("illegal_mas_exchange.json",),
             ("exchange_two",),
@@ -546,9 +610,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.sluff.top",
             "all",
-            "with `sluff_top_first`, a player who has not yet played to the round does not "
-            "sluff a card of the rank of the highest card played so far in it: that card must "
-            "be the play (sluffing restriction #1)",
+            N_(
+                "with `sluff_top_first`, a player who has not yet played to the round does not "
+                "sluff a card of the rank of the highest card played so far in it: that card must "
+                "be the play (sluffing restriction #1)"
+            ),
             (Cite(G, "II.E.3", "sluffing restriction #1"),),
             ("illegal_goat_sluff_top.json",),
             ("sluff_top_first",),
@@ -556,9 +622,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase1.sluff.final",
             "all",
-            "with `sluff_final`, nobody sluffs to the trick that turns out to be the last of "
-            "phase one while they could still win it (sluffing restriction #2); judged as soon "
-            "as the trick is known to be the last, and reported at the sluff",
+            N_(
+                "with `sluff_final`, nobody sluffs to the trick that turns out to be the last of "
+                "phase one while they could still win it (sluffing restriction #2); judged as soon "
+                "as the trick is known to be the last, and reported at the sluff"
+            ),
             (Cite(G, "II.E.3", "sluffing restriction #2"), Cite(G, "II.F")),
             ("illegal_goat_sluff_final.json",),
             ("sluff_final",),
@@ -566,8 +634,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "phase2.one_copy",
             "two",
-            "with two packs, a play holds at most one copy of a card: the two copies are "
-            "played one at a time",
+            N_(
+                "with two packs, a play holds at most one copy of a card: the two copies are "
+                "played one at a time"
+            ),
             (Cite(G, "variations II.B"),),
             ("illegal_goat_double_card.json",),
             ("decks",),
@@ -575,9 +645,11 @@ RULES: dict[str, Rule] = {
         Rule(
             "game.stopped",
             "unknown",
-            "where the course of the game depends on cards nobody knows (how many low cards "
-            "an unknown hand gives up, an unknown trump card's rank as the low-card limit), "
-            "the game is followed no further: not finished, no loser, the claim not judged",
+            N_(
+                "where the course of the game depends on cards nobody knows (how many low cards "
+                "an unknown hand gives up, an unknown trump card's rank as the low-card limit), "
+                "the game is followed no further: not finished, no loser, the claim not judged"
+            ),
             (Cite("contract", "", "unknown cards"),),
             ("undetermined_low_cards.json",),
             kind="undetermined",
@@ -585,8 +657,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "record.dare",
             "unknown",
-            "a dare on a stock whose top card is unknown names the card turned; without it the "
-            "record lacks what the table saw and is invalid",
+            N_(
+                "a dare on a stock whose top card is unknown names the card turned; without it the "
+                "record lacks what the table saw and is invalid"
+            ),
             (Cite("contract", "", "unknown cards"),),
             ("invalid_dare_unknown.json",),
             ("dare",),
@@ -595,8 +669,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "session.first_leader",
             "result",
-            "in a session under `first_lead: previous_loser`, each game after the first is led "
-            "by the previous game's loser",
+            N_(
+                "in a session under `first_lead: previous_loser`, each game after the first is led "
+                "by the previous game's loser"
+            ),
             (Cite(G, "II.D"), Cite(G, "IV.B"), Cite("contract", "", "sessions")),
             ("illegal_session_leader.json",),
             ("first_lead",),
@@ -604,22 +680,24 @@ RULES: dict[str, Rule] = {
         Rule(
             "session.scores",
             "result",
-            "a session's claimed scores are those its scoring gives for the games played",
+            N_("a session's claimed scores are those its scoring gives for the games played"),
             (Cite(G, "variations V", "scoring"), Cite("contract", "", "sessions")),
             ("illegal_session_scores.json",),
         ),
         Rule(
             "result.unfinished",
             "result",
-            "a `result` names a loser only when the game is over",
+            N_("a `result` names a loser only when the game is over"),
             (Cite("contract", "", "`result`"),),
             ("illegal_result_unfinished.json",),
         ),
         Rule(
             "result.loser",
             "result",
-            "the claimed loser is the player the rules make the loser (or, written as "
-            "`losers`, every player the rules make lose at once)",
+            N_(
+                "the claimed loser is the player the rules make the loser (or, written as "
+                "`losers`, every player the rules make lose at once)"
+            ),
             (Cite("contract", "", "`result`"), Cite(P, "Play in the second phase")),
             ("illegal_result_loser.json", "illegal_mattis_blamattis_one_loser.json"),
         ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.i18n import N_, _
 from adjudicator.invalid import UnknownVariant, shown
 from adjudicator.rules.options import RuleOptions
 
@@ -33,6 +34,11 @@ class Preset:
     _made: dict[int, RuleOptions] = field(default_factory=dict, repr=False, compare=False)
     """options_for's answers: RuleOptions are frozen, and a bulk check asks for the same few
     thousands of times (validating a changed set of options is a pydantic model's work)."""
+
+    @property
+    def said(self) -> str:
+        """The title in the language speaking now."""
+        return _(self.title)
 
     def options_for(self, players: int) -> RuleOptions:
         """The preset's options at a table of ``players``."""
@@ -143,15 +149,17 @@ PRESETS: dict[str, Preset] = {
     for p in (
         Preset(
             name="pagat",
-            title="Basic Skitgubbe: two-card tricks, then beat or pick up single cards",
+            title=N_("Basic Skitgubbe: two-card tricks, then beat or pick up single cards"),
             source="pagat.com, 'Skitgubbe' (the main description); the summary",
             options=RuleOptions(),
         ),
         Preset(
             name="helmfrid",
-            title="Skitgubbe with everyone playing to each trick (Helmfrid): one to three "
-            "cards of a rank, sluffing once, low cards to short hands; runs in phase two, "
-            "the joined run picked up from the top",
+            title=N_(
+                "Skitgubbe with everyone playing to each trick (Helmfrid): one to three "
+                "cards of a rank, sluffing once, low cards to short hands; runs in phase two, "
+                "the joined run picked up from the top"
+            ),
             source="pagat.com, 'All Players play to Each Trick in Phase One', 'Playing "
             "sequences in phase two', 'Variants: playing and picking up sequences' (the usual "
             "rule); Wikipedia, 'All-player tricks', 'Phase 2'",
@@ -169,9 +177,11 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="mattis",
-            title="Norwegian Mattis: everyone plays, ties played off from hand or stock, no "
-            "sluffing; runs in phase two, the lowest play picked up; Blåmattis. No player "
-            "limit in its text: one pack seats 17",
+            title=N_(
+                "Norwegian Mattis: everyone plays, ties played off from hand or stock, no "
+                "sluffing; runs in phase two, the lowest play picked up; Blåmattis. No player "
+                "limit in its text: one pack seats 17"
+            ),
             source="pagat.com, 'Mattis'",
             options=RuleOptions(
                 min_players=2,
@@ -185,9 +195,11 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="koira",
-            title="Finnish Koira: everyone plays, players without cards skipped until all "
-            "are played, an unplayable tie shared out; runs in phase two, the lowest play "
-            "picked up. From three players ('to around eight': no firm limit)",
+            title=N_(
+                "Finnish Koira: everyone plays, players without cards skipped until all "
+                "are played, an unplayable tie shared out; runs in phase two, the lowest play "
+                "picked up. From three players ('to around eight': no firm limit)"
+            ),
             source="pagat.com, 'Koira'",
             options=RuleOptions(
                 min_players=3,
@@ -201,9 +213,11 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="atlanta",
-            title="The Atlanta variation of Mattis: three players, compulsory ties, one sluff "
-            "of losing ranks, the dreck to hands under six; joined runs picked up from the "
-            "bottom",
+            title=N_(
+                "The Atlanta variation of Mattis: three players, compulsory ties, one sluff "
+                "of losing ranks, the dreck to hands under six; joined runs picked up from the "
+                "bottom"
+            ),
             source="pagat.com, 'Atlanta Variation'",
             options=RuleOptions(
                 min_players=3,
@@ -222,11 +236,13 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="goat",
-            title="The American Goat game (Duke/UCLA): trump card set aside, everyone plays "
-            "one card a round with the Important Restriction, sluffing at any time with two "
-            "restrictions, wars, the dreck; touching runs, the lowest run eaten. High trump at "
-            "three players, a double deck from seven. 'Any number can play' (ten and more is "
-            "'absurd', two 'dumb', neither forbidden): two packs seat 34",
+            title=N_(
+                "The American Goat game (Duke/UCLA): trump card set aside, everyone plays "
+                "one card a round with the Important Restriction, sluffing at any time with two "
+                "restrictions, wars, the dreck; touching runs, the lowest run eaten. High trump at "
+                "three players, a double deck from seven. 'Any number can play' (ten and more is "
+                "'absurd', two 'dumb', neither forbidden): two packs seat 34"
+            ),
             source="the Goat treatise ('Skitgubbe: a general treatise'), 0-IV and variations I-II",
             options=_GOAT,
             by_players={
@@ -237,16 +253,20 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="mas",
-            title="Mas with turned-up trump: two-card tricks won by a higher card of the suit "
-            "led or a trump, or the led card picked up; three trumps set aside, the two of "
-            "trumps exchanged; phase one ends with the stock",
+            title=N_(
+                "Mas with turned-up trump: two-card tricks won by a higher card of the suit "
+                "led or a trump, or the led card picked up; three trumps set aside, the two of "
+                "trumps exchanged; phase one ends with the stock"
+            ),
             source="pagat.com, 'Mas with turned up trump'; Wikipedia, 'Phase 1'",
             options=_MAS,
         ),
         Preset(
             name="melniki",
-            title="Russian Melniki: Mas, except that a player holding the suit led must play "
-            "rather than pick up; no three-trump or two-of-trumps rules",
+            title=N_(
+                "Russian Melniki: Mas, except that a player holding the suit led must play "
+                "rather than pick up; no three-trump or two-of-trumps rules"
+            ),
             source="Wikipedia, 'Related games' (Melniki), with pagat.com, 'Mas with turned up "
             "trump'",
             options=RuleOptions.model_validate(
@@ -260,9 +280,11 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="myllymatti",
-            title="Finnish Myllymatti: plays exactly as the basic game (pagat): two-card "
-            "tricks, the winner playing on with the next player, single cards in phase two. "
-            "No player limit in its text: one pack seats 17",
+            title=N_(
+                "Finnish Myllymatti: plays exactly as the basic game (pagat): two-card "
+                "tricks, the winner playing on with the next player, single cards in phase two. "
+                "No player limit in its text: one pack seats 17"
+            ),
             source="pagat.com, 'Myllymatti'",
             options=RuleOptions(max_players=PACK_LIMIT),
         ),

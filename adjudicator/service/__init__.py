@@ -24,6 +24,7 @@ from typing import Any, ClassVar, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, model_serializer
 
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import pgettext
 from adjudicator.play import legal as legal_module
 from adjudicator.play.adjudicate import (
     Report,
@@ -36,7 +37,7 @@ from adjudicator.play.adjudicate import (
 from adjudicator.play.table import Step, Table
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
-from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.options import RuleOptions, described
 from adjudicator.rules.presets import PRESETS, Preset, find_variant
 
 Form = str | dict[str, Any]
@@ -411,7 +412,7 @@ def _variant(preset: Preset) -> VariantInfo:
     values = preset.options.model_dump()
     return VariantInfo(
         name=preset.name,
-        title=preset.title,
+        title=preset.said,
         source=preset.source,
         by_players=[
             PlayerChange(players=f"{low}" if low == high else f"{low}-{high}", changes=changes)
@@ -444,7 +445,8 @@ def variant(name: str) -> VariantInfo:
 
 
 def allowed(option: str) -> str:
-    """The values an option may take: ``top | bottom``, or ``a whole number from 0 to 52``."""
+    """The values an option may take: ``top | bottom``, or ``a whole number from 0 to 52`` (in
+    the language speaking now; the names of values stay as a record writes them)."""
     field = RuleOptions.model_fields[option]
     ann = field.annotation
     if (
@@ -461,8 +463,10 @@ def allowed(option: str) -> str:
             low = getattr(item, "ge", low)
             high = getattr(item, "le", high)
         if low is not None and high is not None:
-            return f"a whole number from {low} to {high}"
-        return "a whole number"
+            return pgettext("option values", "a whole number from {low} to {high}").format(
+                low=low, high=high
+            )
+        return pgettext("option values", "a whole number")
     return getattr(ann, "__name__", str(ann))
 
 
@@ -520,8 +524,8 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
         return RuleExplanation(
             id=entry.id,
             group=entry.group,
-            group_title=group.title.replace("`", "") if group is not None else entry.group,
-            checks=entry.checks.replace("`", ""),
+            group_title=group.said if group is not None else entry.group,
+            checks=entry.said,
             sources=[str(c) for c in entry.sources],
             texts=texts,
             options=list(entry.options),
@@ -533,7 +537,7 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
         return OptionExplanation(
             name=topic,
             allowed=allowed(topic),
-            description=field.description or "",
+            description=described(field.description),
             default=field.default,
             by_variant=[
                 VariantValue(

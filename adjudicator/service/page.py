@@ -30,7 +30,7 @@ from adjudicator.play.words import act_and_consequences
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
-from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.options import RuleOptions, described
 from adjudicator.rules.presets import PRESETS, find_variant
 
 STDIN_LABEL = "-"
@@ -196,7 +196,7 @@ def rule(rule_id: str) -> dict[str, Any] | None:
         return None
     return {
         "id": entry.id,
-        "checks": entry.checks.replace("`", ""),
+        "checks": entry.said,
         "kind": entry.kind,
         "options": list(entry.options),
         "samples": list(entry.samples),
@@ -600,7 +600,7 @@ def _needs(options: RuleOptions) -> dict[str, Any]:
 def variants() -> list[dict[str, Any]]:
     """Every preset: name, what it is, its source, player counts, what a start needs."""
     return [
-        {"name": p.name, "title": p.title, "source": p.source, **_needs(p.options)}
+        {"name": p.name, "title": p.said, "source": p.source, **_needs(p.options)}
         for p in PRESETS.values()
     ]
 
@@ -614,7 +614,7 @@ def variant(name: str) -> dict[str, Any]:
     values = preset.options.model_dump()
     return {
         "name": preset.name,
-        "title": preset.title,
+        "title": preset.said,
         "source": preset.source,
         **_needs(preset.options),
         "by_players": [
@@ -644,7 +644,7 @@ def explain(topic: str) -> dict[str, Any]:
         return {
             "topic": topic,
             "type": "option",
-            "description": field.description or "",
+            "description": described(field.description),
             "allowed": service.allowed(topic),
             "default": field.default,
             "variants": {p.name: getattr(p.options, topic) for p in PRESETS.values()},
