@@ -10,6 +10,8 @@ fails, and so do these tests, with one line saying which; they never skip.
 from __future__ import annotations
 
 import base64
+import gettext
+import io
 import json
 import os
 import re
@@ -93,9 +95,11 @@ def browser() -> Iterator[Browser]:
 
 
 @contextmanager
-def phone(browser: Browser, origin: str) -> Iterator[tuple[BrowserContext, list[str]]]:
+def phone(
+    browser: Browser, origin: str, locale: str = "en-GB"
+) -> Iterator[tuple[BrowserContext, list[str]]]:
     """A phone-sized context; yields it and the requests that left ``origin``."""
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, locale=locale)
     outside: list[str] = []
     context.on(
         "request",
@@ -169,6 +173,9 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
     }  # fmt: skip
     own = next(folder.glob("wheels/skitgubbe_adjudicator-*.whl"))
     with zipfile.ZipFile(own) as wheel:
+        for code in i18n.LANGUAGES.keys() - {i18n.SOURCE}:  # the rulings' words, compiled
+            mo = wheel.read(f"adjudicator/locale/{code}/LC_MESSAGES/{i18n.DOMAIN}.mo")
+            assert gettext.GNUTranslations(io.BytesIO(mo)).gettext(" and ") != " and ", code
         for name in wheel.namelist():
             if name.endswith(".py"):
                 text = wheel.read(name).decode()
@@ -242,6 +249,31 @@ def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
     assert "phase2.beat" in ruling
     assert legal == ["Cai play 3S", "Cai play QD", "Cai pick"]
     assert decisions == [1, 1, 1]
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def test_a_swedish_phone_gets_the_ruling_in_swedish_offline(folder: Path, browser: Browser) -> None:
+    """The rulings' catalogues travel in the phone's wheel: offline, a Swedish browser
+    reads the README's dispute in Swedish, the rule id and the cards as they are."""
+    with (
+        static_server(folder) as (origin, server),
+        phone(browser, origin, "sv-SE") as (context, outside),
+    ):
+        first = context.new_page()
+        first.goto(origin + "/")
+        started(first)
+        first.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        first.close()
+        context.set_offline(True)
+        server.terminate()
+        server.wait(10)
+        page = context.new_page()
+        page.goto(origin + "/" + link(readme_dispute()))
+        started(page)
+        page.wait_for_selector("#ruling .violation", timeout=START)
+        ruling = page.locator("#ruling").inner_text()
+    assert "phase2.beat" in ruling
+    assert "8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller trumf (♠)" in ruling
     assert not outside, f"requests left the origin: {outside}"
 
 

@@ -385,6 +385,10 @@ def _core_files() -> Iterator[tuple[str, bytes]]:
         ):
             continue
         yield inside, path.read_bytes()
+    for po in sorted(root.glob(f"locale/*/LC_MESSAGES/{i18n.DOMAIN}.po")):
+        # the rulings' words, compiled (the page's own come as i18n/LANG.json)
+        inside = "adjudicator/" + po.relative_to(root).with_suffix(".mo").as_posix()
+        yield inside, i18n.compile_po(po.read_text("utf-8"))
 
 
 def project_wheel(folder: Path) -> Path:
