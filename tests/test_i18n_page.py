@@ -6,6 +6,12 @@ Launched as the other browser tests are (``web_browser.launch``: never skipped).
 from __future__ import annotations
 
 import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import test_web_page
@@ -167,3 +173,88 @@ def test_the_pages_catalogues() -> None:
     assert client.get("/i18n/en.json").json() == {}
     assert client.get("/i18n/xx.json").status_code == 404
     assert client.get("/i18n/sv.txt").status_code == 404
+
+
+# --- the in-browser engine's start-up line (engine.js) -------------------------------------
+
+
+@contextmanager
+def worker_site(tmp_path: Path, downloads_after: float = 0.0) -> Iterator[str]:
+    """The static site's page (the in-browser engine) without Pyodide or wheels: the engine
+    starts and fails at its first downloads (``pyodide/``, ``wheels/``: answered 404 after
+    ``downloads_after`` seconds)."""
+    from adjudicator.web import site
+
+    files = site.page_files("worker")
+    for path in site.SITE_FILES:  # the engine's worker, which then finds no Pyodide
+        files[path] = (site.STATIC / path.removeprefix("static/")).read_bytes()
+    for path, data in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+
+    class Files(SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(tmp_path), **kwargs)
+
+        def do_GET(self) -> None:
+            if "/pyodide/" in self.path or "/wheels/" in self.path:
+                time.sleep(downloads_after)
+            super().do_GET()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Files)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+SEEN = """
+window.__seen = [];
+new MutationObserver(() => {
+  const said = document.querySelector("#engine p");
+  if (said && window.__seen.at(-1) !== said.textContent) window.__seen.push(said.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+"""Every text the start-up line shows, in order."""
+
+
+def test_the_engines_start_up_line_in_swedish(browser: Browser, tmp_path: Path) -> None:
+    """A Swedish phone on the static site: engine.js's loading line and its failure (the
+    wheels missing) in Swedish, never a flash of English; the server's address offered."""
+    with worker_site(tmp_path, downloads_after=2.0) as url:
+        context = browser.new_context(locale="sv-SE", viewport={"width": 390, "height": 844})
+        context.add_init_script(SEEN)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#engine-server")
+        seen = page.evaluate("window.__seen")
+        failed = page.evaluate("adjudicator.ready.then(() => 'ready', (e) => e.message)")
+        label = page.locator("label[for=engine-server]").inner_text()
+        button = page.locator("#engine button").inner_text()
+        context.close()
+    *loading, last = seen
+    assert loading == ["Laddar ner motorn…"], seen  # no English before the words came
+    assert last.startswith("Domaren kunde inte starta i den här webbläsaren (")
+    assert "pyodide" in last and last.endswith("kör adjudicator serve:")  # why: the browser's
+    assert failed == last
+    assert label == "Serverns adress" and button == "Öppna"
+
+
+def test_without_webassembly_the_sentence_is_finnish(browser: Browser, tmp_path: Path) -> None:
+    with worker_site(tmp_path) as url:
+        context = browser.new_context(locale="fi-FI", viewport={"width": 390, "height": 844})
+        context.add_init_script("delete globalThis.WebAssembly")
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#engine-server")
+        said = page.locator("#engine p").inner_text()
+        failed = page.evaluate("adjudicator.ready.then(() => 'ready', (e) => e.message)")
+        context.close()
+    assert said.startswith("Tämä selain ei pysty ajamaan tuomaria itse")
+    assert failed == said
