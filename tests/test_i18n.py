@@ -480,3 +480,43 @@ def test_click_words_are_clicks() -> None:
     source = "".join(p.read_text("utf-8") for p in Path(click.__file__).parent.glob("*.py"))
     missing = [word for word in ours if word not in said and f'"{word}"' not in source]
     assert not missing, missing
+
+
+# --- the loser, by the game's own word (docs/glossary.md) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sample", "code", "said", "elsewhere"),
+    [
+        (
+            "helmfrid_3p_full.json",
+            "sv",
+            "färdigspelat, skitgubbe: ",
+            {"fi": "hävisi", "nb": "taper"},
+        ),
+        ("koira_5p_full.json", "fi", "päättynyt, koira: ", {"sv": "förlorare", "nb": "taper"}),
+        (
+            "atlanta_3p_full.json",
+            "nb",
+            "ferdigspilt, mattis: ",
+            {"sv": "förlorare", "fi": "hävisi"},
+        ),
+    ],
+)
+def test_the_loser_is_named_by_the_games_word(
+    sample: str, code: str, said: str, elsewhere: dict[str, str]
+) -> None:
+    """Skitgubbe's loser is the skitgubbe at a Swedish table, Koira's the koira at a Finnish
+    one, Mattis's the mattis at a Norwegian one; other tables say their word for the loser,
+    and English stays "loser"."""
+    text = (ROOT / "adjudicator" / "sample_games" / sample).read_text("utf-8")
+
+    def verdict(*lang: str) -> str:
+        result = CliRunner().invoke(main, ["check", *lang, "-"], input=text, env=QUIET)
+        assert result.exit_code == 0, result.output
+        return str(result.output.splitlines()[0])
+
+    assert said in verdict("--lang", code)
+    for other, word in elsewhere.items():
+        assert word in verdict("--lang", other) and said not in verdict("--lang", other)
+    assert ", loser " in verdict()
