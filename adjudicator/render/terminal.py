@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -20,12 +20,13 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _, ngettext, pgettext
+from adjudicator.i18n import _, ngettext
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
+from adjudicator.render.losers import one_loser
 from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
@@ -478,7 +479,7 @@ def verdict_line(file: str, report: Report) -> Text:
             )
         else:
             names = report.loser or _("nobody")
-            text = _one_loser(report.variant, bool(as_played))
+            text = one_loser(report.variant, bool(as_played))
         out.append(" · " + text.format(names=names))
     elif report.stopped:
         out.append(" · " + _("not followed to the end (it depends on unseen cards)"))
@@ -502,42 +503,6 @@ def undetermined(v: Violation) -> Text:
         out.append(f" ({v.player})", style="yellow")
     out.append("\n  " + _("rule {rule}:").format(rule=v.rule) + f" {v.message}", style="yellow")
     return out
-
-
-GAME_LOSERS = {
-    "pagat": "skitgubbe",
-    "helmfrid": "skitgubbe",
-    "koira": "koira",
-    "mattis": "mattis",
-    "atlanta": "mattis",
-}
-"""The word a preset's game has for its loser (docs/glossary.md): the presets' data, kept
-here beside the words it chooses until the presets carry it."""
-
-_LOSER_LINES: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
-    "skitgubbe": (
-        lambda: pgettext("skitgubbe", "finished, loser {names}"),
-        lambda: pgettext("skitgubbe", "finished, loser {names} as played"),
-    ),
-    "koira": (
-        lambda: pgettext("koira", "finished, loser {names}"),
-        lambda: pgettext("koira", "finished, loser {names} as played"),
-    ),
-    "mattis": (
-        lambda: pgettext("mattis", "finished, loser {names}"),
-        lambda: pgettext("mattis", "finished, loser {names} as played"),
-    ),
-}
-"""A game's one loser named by its own word where the language has one (Skitgubbe's
-skitgubbe in Swedish, Koira's koira in Finnish, Mattis's mattis in Norwegian; English and
-the other languages say "loser")."""
-
-
-def _one_loser(variant: str, as_played: bool) -> str:
-    word = GAME_LOSERS.get(variant)
-    if word is not None:
-        return _LOSER_LINES[word][as_played]()
-    return _("finished, loser {names} as played") if as_played else _("finished, loser {names}")
 
 
 def verdict(
