@@ -30,7 +30,13 @@ DOMAINS = {
     i18n.PAGE_DOMAIN: LOCALE / "page.cfg",
 }
 KEYWORDS: dict[str, dict[str, Any]] = {
-    i18n.DOMAIN: {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None},
+    i18n.DOMAIN: {
+        "_": None,
+        "ngettext": (1, 2),
+        "pgettext": ((1, "c"), 2),
+        "npgettext": ((1, "c"), 2, 3),
+        "N_": None,
+    },
     i18n.PAGE_DOMAIN: {"tr": None, "trn": (1, 2)},
 }
 
@@ -92,8 +98,10 @@ def test_every_placeholder_is_kept(code: str, domain: str) -> None:
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
-        english = _fields(ids[0]) | _fields(ids[-1])
-        for text in strings:
+        # sv, fi and nb count as English does: the first form is the singular's, the
+        # others the plural's (click's "is not {choice}" / "is not one of {choices}")
+        for form, text in enumerate(strings):
+            english = _fields(ids[min(form, len(ids) - 1)])
             assert _fields(text) == english, f"{code}: {ids[0]!r} -> {text!r}"
 
 
@@ -109,13 +117,21 @@ def test_the_compiler_reads_what_babel_writes() -> None:
             for message in _catalogue(code, domain):
                 if not message.id:
                     continue
-                if message.context is not None:
-                    assert compiled.pgettext(message.context, message.id) == message.string
-                elif isinstance(message.id, str):
-                    assert compiled.gettext(message.id) == message.string
-                else:
+                context = message.context
+                if isinstance(message.id, str):
+                    said = (
+                        compiled.gettext(message.id)
+                        if context is None
+                        else compiled.pgettext(context, message.id)
+                    )
+                    assert said == message.string
+                elif context is None:
                     assert compiled.ngettext(*message.id, 1) == message.string[0]
                     assert compiled.ngettext(*message.id, 5) == message.string[1]
+                else:
+                    one, many = message.id[0], message.id[1]
+                    assert compiled.npgettext(context, one, many, 1) == message.string[0]
+                    assert compiled.npgettext(context, one, many, 5) == message.string[1]
 
 
 def test_a_fuzzy_entry_is_not_used() -> None:
@@ -332,3 +348,175 @@ def test_a_sample_of_every_preset_in_each_language(variant: str, code: str, snap
     for action in re.findall(r": ([A-Z][a-z]+ [a-z_]+(?: [0-9TJQKA?][SHDC?])*)\n", english.output):
         assert action in said.output
     assert said.output == snapshot
+
+
+# --- the command line's help and click's own words -----------------------------------------
+
+QUIET = {"ADJUDICATOR_LANG": "", "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+
+
+def _run(*words: str, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(
+        main, list(words), env={**QUIET, **(env or {})}, prog_name="adjudicator"
+    )
+
+
+CHECK_HELP = {
+    "sv": ["Användning: adjudicator check", "Kontrollera varje drag i varje protokoll", "Flaggor:"],
+    "fi": ["Käyttö: adjudicator check", "Tarkista jokaisen pöytäkirjan jokainen siirto"],
+    "nb": ["Bruk: adjudicator check", "Kontroller hvert trekk i hver protokoll", "Valg:"],
+}
+
+
+@pytest.mark.parametrize(
+    ("words", "env", "code"),
+    [
+        (["check", "--help", "--lang", "sv"], {}, "sv"),  # --lang after --help
+        (["check", "--lang", "sv", "--help"], {}, "sv"),
+        (["--lang", "sv", "check", "--help"], {}, "sv"),
+        (["check", "--help"], {"ADJUDICATOR_LANG": "sv"}, "sv"),
+        (["check", "--help"], {"LANG": "sv_SE.UTF-8"}, "sv"),
+        (["--lang", "fi", "check", "--help"], {}, "fi"),
+        (["check", "--help", "--lang=nb"], {"ADJUDICATOR_LANG": "fi"}, "nb"),
+    ],
+)
+def test_check_help_in_the_language_asked(words: list[str], env: dict[str, str], code: str) -> None:
+    """``--help`` speaks the language whichever way it is chosen, ``--lang`` before or after
+    it; option names, metavars and choices stay as they are typed."""
+    result = _run(*words, env=env)
+    assert result.exit_code == 0, result.output
+    for text in CHECK_HELP[code]:
+        assert text in result.output
+    for name in ("--json", "--jobs", "--write-illegal OUT.jsonl", "[taken-back|stands]", "--lang"):
+        assert name in result.output
+    assert "Show this message and exit." not in result.output
+    assert "Check every action" not in result.output
+
+
+def test_english_help_is_as_written() -> None:
+    result = _run("check", "--help")
+    assert result.output.startswith("Usage: adjudicator check [OPTIONS] PATH...\n")
+    assert "Check every action of each record" in result.output
+    assert "-h, --help                   Show this message and exit." in result.output
+    # a run in another language before leaves nothing behind (click keeps --help's option)
+    _run("check", "--help", "--lang", "fi")
+    assert _run("check", "--help").output == result.output
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_commands_help_is_translated(code: str) -> None:
+    """Every command's help text and each of its options' in the language (none English)."""
+    from click import Group
+
+    from adjudicator.cli.group import Helped
+
+    def walk(command: Any, path: list[str]) -> None:
+        assert isinstance(command, Helped), path  # a command made without cls=Helped
+        english = _run(*path, "--help")
+        said = _run(*path, "--help", "--lang", code)
+        assert said.exit_code == english.exit_code == 0, said.output
+        with i18n.speaking(i18n.SOURCE):
+            first = (command.help or "").strip().splitlines()[0]
+        assert first[:40] not in said.output, (path, code)
+        for param in command.params:
+            text = getattr(param, "help", None)
+            if text and param.name != "lang":
+                assert " ".join(text.split()[:5]) not in " ".join(said.output.split()), (
+                    path,
+                    param.name,
+                )
+        if isinstance(command, Group):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+
+    walk(main, [])
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["check", "--lang", "sv", "--jbos", "2", "x"], "Flaggan '--jbos' finns inte."),
+        (["--lang", "sv", "chek"], "Kommandot 'chek' finns inte."),
+        (["legal", "--at", "x", "--lang", "fi", "y"], "Virheellinen arvo kohdassa '--at'"),
+        (["check", "--go-on", "x", "--lang", "nb", "y"], "er ikke noen av 'taken-back', 'stands'"),
+    ],
+)
+def test_a_usage_error_in_the_language(words: list[str], said: str) -> None:
+    """click's own words in a usage error, said in the language even when ``--lang`` comes
+    after the mistake; still one line, naming the help to read."""
+    result = _run(*words)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0], lines
+    assert "--help'" in lines[0] and "(see " not in lines[0]
+
+
+def test_english_usage_error_is_as_it_was() -> None:
+    result = _run("check", "--nope", "x")
+    assert result.output == (
+        "adjudicator check: No such option '--nope' (see 'adjudicator check --help')\n"
+    )
+
+
+def test_click_words_are_clicks() -> None:
+    """Each of click's words the catalogue translates is one click says (click reworded
+    one: its translation would never be used)."""
+    import click
+    from babel.messages.extract import extract_from_dir
+
+    from adjudicator.cli import lang
+
+    said = {
+        m if isinstance(m, str) else m[0]
+        for _f, _l, m, _c, _x in extract_from_dir(
+            str(Path(click.__file__).parent),
+            [("**.py", "python")],
+            keywords={"_": None, "ngettext": (1, 2)},
+        )
+    }
+    ours = lang.click_words()
+    assert len(ours) > 20
+    # "required" reaches click's _() through a variable: its literal is in click's source
+    source = "".join(p.read_text("utf-8") for p in Path(click.__file__).parent.glob("*.py"))
+    missing = [word for word in ours if word not in said and f'"{word}"' not in source]
+    assert not missing, missing
+
+
+# --- the loser, by the game's own word (docs/glossary.md) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sample", "code", "said", "elsewhere"),
+    [
+        (
+            "helmfrid_3p_full.json",
+            "sv",
+            "färdigspelat, skitgubbe: ",
+            {"fi": "hävisi", "nb": "taper"},
+        ),
+        ("koira_5p_full.json", "fi", "päättynyt, koira: ", {"sv": "förlorare", "nb": "taper"}),
+        (
+            "atlanta_3p_full.json",
+            "nb",
+            "ferdigspilt, mattis: ",
+            {"sv": "förlorare", "fi": "hävisi"},
+        ),
+    ],
+)
+def test_the_loser_is_named_by_the_games_word(
+    sample: str, code: str, said: str, elsewhere: dict[str, str]
+) -> None:
+    """Skitgubbe's loser is the skitgubbe at a Swedish table, Koira's the koira at a Finnish
+    one, Mattis's the mattis at a Norwegian one; other tables say their word for the loser,
+    and English stays "loser"."""
+    text = (ROOT / "adjudicator" / "sample_games" / sample).read_text("utf-8")
+
+    def verdict(*lang: str) -> str:
+        result = CliRunner().invoke(main, ["check", *lang, "-"], input=text, env=QUIET)
+        assert result.exit_code == 0, result.output
+        return str(result.output.splitlines()[0])
+
+    assert said in verdict("--lang", code)
+    for other, word in elsewhere.items():
+        assert word in verdict("--lang", other) and said not in verdict("--lang", other)
+    assert ", loser " in verdict()

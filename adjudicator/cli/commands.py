@@ -25,7 +25,7 @@ from adjudicator.cli.group import Adjudicator, RecordSize
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
-from adjudicator.cli.lang import everywhere
+from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
 from adjudicator.i18n import _
@@ -728,3 +728,4 @@ register_conformance(main)  # vectors, perft, conform: the conformance kit
 register_web(main)  # serve: the table's page and the HTTP API
 register_records(main)  # schema, samples, simulate: records to start from
 everywhere(main)  # --lang on every command: the language the run speaks
+speak_for_click()  # click's own words ("Usage:", "No such option") in that language

@@ -15,6 +15,7 @@ import click
 
 from adjudicator import bulk, engine
 from adjudicator.bulk.outputs import OutputError, write_file
+from adjudicator.cli.group import Helped
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import document_from_text
@@ -30,7 +31,7 @@ def _fail(message: str) -> NoReturn:
     sys.exit(EXIT_INVALID)
 
 
-@click.command("vectors")
+@click.command("vectors", cls=Helped)
 @click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
 @click.option(
     "--players", type=int, default=None, help="Number of players (default: 3 if allowed)."
@@ -72,7 +73,7 @@ def vectors_command(variant: str, players: int | None, count: int, seed: int, hi
         out.write(text)
 
 
-@click.command("perft", context_settings={"ignore_unknown_options": True})
+@click.command("perft", cls=Helped, context_settings={"ignore_unknown_options": True})
 @click.argument("file", metavar="FILE")
 @click.option("--at", type=int, default=None, metavar="N", help="Before action N (default: end).")
 @click.option("--game", "game_no", type=int, default=None, metavar="K", help="Game K of a session.")
@@ -138,7 +139,7 @@ def perft_command(
     click.echo(f"{counted:,} nodes in {spent:.2f} s ({rate:,.0f} nodes/s)", err=True)
 
 
-@click.command("conform")
+@click.command("conform", cls=Helped)
 @click.option("--engine", "command", required=True, metavar="CMD", help="The engine to run.")
 @click.argument("vectors_file", metavar="VECTORS.jsonl")
 @click.option(

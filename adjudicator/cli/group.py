@@ -6,6 +6,7 @@ exit status 1 stays "a record is illegal".
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import sys
@@ -26,8 +27,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from adjudicator import _startup, bulk, limits
+from adjudicator import _startup, bulk, i18n, limits
 from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
+from adjudicator.cli import lang
+from adjudicator.i18n import _
 from adjudicator.invalid import MESSAGE_MAX, cut
 
 EXIT_INVALID = 2
@@ -71,19 +74,94 @@ def _cut_usage(exc: click.ClickException) -> None:
     """Cut the message of click's error (typed final: it is set once, in click's own
     ``__init__``; here it is only shortened before it is shown), and show a usage error
     as one line, as every other mistake is, where click prints three (its usage, a hint
-    and the error)."""
+    and the error).  The line is said now, in the language the command line is read in
+    (click shows it later, when the run's language is gone); said once."""
+    if "show" in vars(exc):
+        return
     vars(exc)["message"] = cut(exc.message, USAGE_MESSAGE)
     if isinstance(exc, click.UsageError):
-        vars(exc)["show"] = lambda file=None: _one_usage_line(exc, file)
+        line = _one_usage_line(exc)
+        vars(exc)["show"] = lambda file=None: click.echo(line, file=file, err=True)
 
 
-def _one_usage_line(exc: click.UsageError, file: Any = None) -> None:
+def _one_usage_line(exc: click.UsageError) -> str:
     """``adjudicator legal: Invalid value for '--at': 'x' is not a valid integer (see
     'adjudicator legal --help')``."""
     where = exc.ctx.command_path if exc.ctx is not None else "adjudicator"
-    hint = f" (see '{where} --help')"
+    hint = " " + _("(see {command})").format(command=f"'{where} --help'")
     said = cut(f"{where}: {exc.format_message().rstrip('.')}", MESSAGE_MAX - len(hint))
-    click.echo(said + hint, file=file, err=True)
+    return said + hint
+
+
+def _said(text: str) -> str:
+    """A help text in the language speaking now: ours, else one of click's (``--help``)."""
+    english = inspect.cleandoc(text)
+    said = _(english)
+    return lang.click_gettext(english) if said == english else said
+
+
+@contextmanager
+def _in_language(command: click.Command, ctx: click.Context | None) -> Iterator[None]:
+    """The help of ``command`` (and of its parameters, given ``ctx``) in the language
+    speaking now, for as long as click writes it; English again after.  The help is
+    written in English in the code (docstrings, ``help=``) and extracted from there
+    (:mod:`adjudicator.cli.help_words`)."""
+    saved: list[tuple[Any, str, str | None]] = []
+
+    def put(thing: Any, field: str, said: str) -> None:
+        saved.append((thing, field, getattr(thing, field)))
+        setattr(thing, field, said)
+
+    for field in ("help", "short_help", "epilog"):
+        text = getattr(command, field)
+        if text:
+            put(command, field, _said(text))
+    for param in command.get_params(ctx) if ctx is not None else ():
+        text = getattr(param, "help", None)
+        if isinstance(param, lang.LangOption):
+            put(param, "help", param.said_help())
+        elif isinstance(text, str) and text:
+            put(param, "help", _said(text))
+    try:
+        yield
+    finally:
+        for thing, field, text in reversed(saved):
+            setattr(thing, field, text)
+
+
+class Helped(click.Command):
+    """A command that speaks the run's language from the moment its command line is read:
+    its ``--help``, click's words ("Usage:", "Options") and its usage errors, whether
+    ``--lang`` comes before ``--help`` or after it, or from the environment."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.with_resource(i18n.speaking(lang.before_parsing(args, ctx)))
+        try:
+            return super().parse_args(ctx, args)
+        except BaseException as exc:  # --help shown, a usage error, --lang refused
+            if isinstance(exc, click.ClickException):
+                _cut_usage(exc)
+            ctx.close()  # the language put back: click does not close a context it failed
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:  # a command's usage error quotes what was given
+            _cut_usage(exc)
+            raise
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        with i18n.speaking(i18n.SOURCE):  # click keeps it: made in English, said translated
+            return super().get_help_option(ctx)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _in_language(self, ctx):
+            super().format_help(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with _in_language(self, None):
+            return super().get_short_help_str(limit)
 
 
 class ReaderGone:
@@ -125,23 +203,13 @@ def output_closed() -> bool:
     return isinstance(sys.stdout, ReaderGone) and sys.stdout.gone
 
 
-class Adjudicator(click.Group):
+class Adjudicator(Helped, click.Group):
     """The command group, plus what every command shares: Ctrl-C, SIGTERM and an output
     that cannot be written each end the run with one line and their own exit status
-    (130, 143, 2), never a traceback; 1 stays "a record is illegal"."""
+    (130, 143, 2), never a traceback; 1 stays "a record is illegal"; help and usage
+    errors in the run's language (:class:`Helped`, the class of every command)."""
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.ClickException as exc:  # adjudicator --no-such-option...
-            _cut_usage(exc)
-            raise
+    command_class = Helped
 
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()
@@ -153,9 +221,6 @@ class Adjudicator(click.Group):
             _startup.release()  # Ctrl-C is KeyboardInterrupt from here, caught below
             try:
                 return super().invoke(ctx)
-            except click.ClickException as exc:  # a command's usage error quotes what was given
-                _cut_usage(exc)
-                raise
             finally:
                 if previous is not None:  # as it was: the caller may be a test run
                     signal.signal(signal.SIGTERM, previous)

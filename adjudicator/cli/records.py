@@ -12,7 +12,7 @@ from rich.text import Text
 
 from adjudicator import samples
 from adjudicator.bulk.outputs import OutputError, write_file
-from adjudicator.cli.group import EXIT_INVALID
+from adjudicator.cli.group import EXIT_INVALID, Helped
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
@@ -27,13 +27,13 @@ def register(main: click.Group) -> None:
         main.add_command(command)
 
 
-@click.command()
+@click.command(cls=Helped)
 def schema() -> None:
     """Print the JSON Schema of the record format."""
     click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 
-@click.command("samples")
+@click.command("samples", cls=Helped)
 @click.argument("name", required=False)
 def samples_command(name: str | None) -> None:
     """List the sample games shipped with the package, or print one (NAME) as JSON.
@@ -54,7 +54,7 @@ def samples_command(name: str | None) -> None:
         _mistake(f"no sample called {name[:60]!r} ('adjudicator samples' lists them)")
 
 
-@click.command("simulate")
+@click.command("simulate", cls=Helped)
 @click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
 @click.option("--players", type=int, default=3, show_default=True, help="Number of players.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")

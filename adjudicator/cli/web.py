@@ -16,6 +16,8 @@ import click
 from click.decorators import FC
 from rich.console import Console
 
+from adjudicator.cli.group import Helped
+
 
 def register(main: click.Group) -> None:
     """Add ``serve`` and ``site`` to the command group."""
@@ -42,81 +44,81 @@ def _option(
 SECONDS = click.FloatRange(min=0.1)
 
 
-@click.command(context_settings={"show_default": True})
+@click.command(cls=Helped, context_settings={"show_default": True})
 @_option(
     "--host",
     str,
     "127.0.0.1",
-    "Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
+    help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
 )
-@_option("--port", click.IntRange(1, 65535), 8000, "Port to listen on.")
+@_option("--port", click.IntRange(1, 65535), 8000, help="Port to listen on.")
 @_option(
     "--max-body",
     click.IntRange(min=1),
     16 * 1024 * 1024,
-    "Largest request body; a bigger one is answered 413.",
-    "BYTES",
+    help="Largest request body; a bigger one is answered 413.",
+    metavar="BYTES",
 )
 @_option(
     "--workers",
     click.IntRange(1, 256),
     min(8, os.cpu_count() or 1),
-    "Processes that check records (one heavy record holds one of them); "
+    help="Processes that check records (one heavy record holds one of them); "
     "default: the cores, at most 8.",
 )
 @_option(
     "--queue",
     click.IntRange(0, 100_000),
     64,
-    "Requests that may wait for a worker; past them 429 with Retry-After.",
+    help="Requests that may wait for a worker; past them 429 with Retry-After.",
 )
 @_option(
     "--time-limit",
     SECONDS,
     5.0,
-    "Longest one request may check; past it 503 and the worker is replaced.",
-    "SECONDS",
+    help="Longest one request may check; past it 503 and the worker is replaced.",
+    metavar="SECONDS",
 )
 @_option(
     "--worker-memory",
     click.IntRange(min=0),
     2048,
-    "Address space of one worker (0: no limit); past it 503.",
-    "MB",
+    help="Address space of one worker (0: no limit); past it 503.",
+    metavar="MB",
 )
 @_option(
     "--max-connections",
     click.IntRange(min=1),
     1000,
-    "Open connections (kept below the open-file limit too); past it the longest-idle "
+    help="Open connections (kept below the open-file limit too); past it the longest-idle "
     "one is closed.",
 )
 @_option(
     "--header-timeout",
     SECONDS,
     10.0,
-    "A new connection must send its request's headers within this.",
-    "SECONDS",
+    help="A new connection must send its request's headers within this.",
+    metavar="SECONDS",
 )
 @_option(
     "--body-timeout",
     SECONDS,
     30.0,
-    "A request's body must arrive within this; else 408.",
-    "SECONDS",
+    help="A request's body must arrive within this; else 408.",
+    metavar="SECONDS",
 )
 @_option(
     "--keep-alive",
     click.FloatRange(min=1),
     5.0,
-    "An idle keep-alive connection is closed after this.",
-    "SECONDS",
+    help="An idle keep-alive connection is closed after this.",
+    metavar="SECONDS",
 )
 @_option(
     "--access-log/--no-access-log",
     bool,
     True,
-    "One line per request on stderr: JSON when stderr is not a terminal.",
+    help="One line per request on stderr: JSON when stderr is not a terminal.",
 )
 @click.option(
     "--print-systemd",
@@ -151,7 +153,7 @@ def serve(print_systemd: bool, **given: Any) -> None:
         sock.close()
 
 
-@click.command()
+@click.command(cls=Helped)
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 def site(out: Path) -> None:
     """Write the table's page as a static site to the folder OUT: it judges in the phone.

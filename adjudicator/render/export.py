@@ -25,7 +25,9 @@ from rich.panel import Panel
 from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
+from adjudicator import i18n
 from adjudicator.bulk.outputs import write_file
+from adjudicator.i18n import _
 from adjudicator.play.adjudicate import Report
 from adjudicator.record import Game, Record, Session, canonical
 from adjudicator.render import terminal as render
@@ -53,7 +55,12 @@ def ruling(
     action in question is framed, in red when it was refused.
     """
     parts: list[RenderableType] = [
-        Text(f"Ruling on {label} · {report.variant} · " + ", ".join(report.players), style="bold")
+        Text(
+            _("Ruling on {label}").format(label=label)
+            + f" · {report.variant} · "
+            + ", ".join(report.players),
+            style="bold",
+        )
     ]
     index = focus(report, at)
     steps = {s.index: s for s in report.steps}
@@ -61,7 +68,7 @@ def ruling(
         parts.append(render.start(report, viewer))
     else:
         before = steps.get(index - 1)
-        parts.append(Text(f"Before action {index}:", style="bold cyan"))
+        parts.append(Text(_("Before action {number}:").format(number=index), style="bold cyan"))
         if before is not None:
             parts.append(render.table(before.table, viewer))
         else:
@@ -72,7 +79,7 @@ def ruling(
             parts.append(
                 Panel(
                     render.step(shown, viewer, label),
-                    title="the action in question",
+                    title=_("the action in question"),
                     title_align="left",
                     border_style="bold red" if refused else "cyan",
                 )
@@ -204,10 +211,16 @@ def html(
     page = (static / "index.html").read_text(encoding="utf-8")
     style = (static / "style.css").read_text(encoding="utf-8")
     script = (static / "app.js").read_text(encoding="utf-8")
-    assert "</script" not in script.lower() and "</style" not in style.lower()
+    # The page's words in the run's language (--lang), in the file: i18n.js and the one
+    # catalogue inline, as the rulings in it are; English is the page as written.
+    code = i18n.language()
+    words = "" if code == i18n.SOURCE else (static / "i18n.js").read_text(encoding="utf-8")
+    assert all("</script" not in s.lower() for s in (script, words))
+    assert "</style" not in style.lower()
+    scripts = " ".join(f"'sha256-{_sha256(s)}'" for s in (words, script) if s)
     policy = (
-        "default-src 'none'; img-src data:; "
-        f"style-src 'sha256-{_sha256(style)}'; script-src 'sha256-{_sha256(script)}'"
+        f"default-src 'none'; img-src data:; style-src 'sha256-{_sha256(style)}'; "
+        f"script-src {scripts}"
     )
     from html import escape
 
@@ -222,7 +235,15 @@ def html(
     page = page.replace(
         '<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>"
     )
-    page = page.replace('<script src="/static/i18n.js"></script>\n', "")  # English, standalone
+    if words:
+        page = page.replace('<html lang="en">', f'<html lang="{code}">')
+        page = page.replace(
+            '<script src="/static/i18n.js"></script>',
+            f'<script type="application/json" id="page-words" lang="{code}">'
+            f"{_script_safe(i18n.page_catalogue(code))}</script>\n<script>{words}</script>",
+        )
+    else:
+        page = page.replace('<script src="/static/i18n.js"></script>\n', "")  # as written
     page = page.replace(
         '<script type="module" src="/static/app.js"></script>',
         f'<script type="application/json" id="embedded">{_script_safe(data)}</script>\n'

@@ -26,6 +26,7 @@ from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
+from adjudicator.render.losers import one_loser
 from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
@@ -478,11 +479,7 @@ def verdict_line(file: str, report: Report) -> Text:
             )
         else:
             names = report.loser or _("nobody")
-            text = (
-                _("finished, loser {names} as played")
-                if as_played
-                else _("finished, loser {names}")
-            )
+            text = one_loser(report.variant, bool(as_played))
         out.append(" · " + text.format(names=names))
     elif report.stopped:
         out.append(" · " + _("not followed to the end (it depends on unseen cards)"))

@@ -12,21 +12,31 @@
 const META = document.querySelector('meta[name="adjudicator-engine"]');
 export const mode = META && META.content === "worker" ? "worker" : "server";
 
+// The words it shows are the page's (i18n.js's tr(), page.po); a page without i18n.js (a
+// saved replay) speaks English. The engine starts before the words arrive: the start-up line
+// waits for them.
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+const tr = (text, values) => (globalThis.pageLanguage ? globalThis.pageLanguage.tr(text, values) : fill(text, values));
+
 const STAGES = {
-  download: "Downloading the engine…",
-  python: "Starting Python…",
-  rules: "Loading the rules…",
+  download: () => tr("Downloading the engine…"),
+  python: () => tr("Starting Python…"),
+  rules: () => tr("Loading the rules…"),
 };
-const INSTEAD = "open the page from a laptop running adjudicator serve instead:";
-const NO_WASM = `This browser cannot run the adjudicator itself (it has no WebAssembly); ${INSTEAD}`;
+const noWasm = () =>
+  tr("This browser cannot run the adjudicator itself (it has no WebAssembly); open the page from a laptop running adjudicator serve instead:");
 const failedWith = (why) =>
-  `The adjudicator could not start in this browser (${why}); ${INSTEAD}`;
+  tr("The adjudicator could not start in this browser ({why}); open the page from a laptop running adjudicator serve instead:", { why });
 
 // --- the start-up line ----------------------------------------------------------------------
 
 let line = null;
+let shown = null; // what the line says: [words(), failed], drawn once the page's words are in
+let wordsIn = !globalThis.pageLanguage;
 
-function status(text, failed = false) {
+function status(words, failed = false) {
+  shown = words ? [words, failed] : null;
+  if (!wordsIn) return; // drawn when they come: never a flash of English
   if (line === null) {
     line = document.createElement("div");
     line.id = "engine";
@@ -35,12 +45,19 @@ function status(text, failed = false) {
     (document.querySelector("main") || document.body).prepend(line);
   }
   line.replaceChildren();
-  line.hidden = !text;
-  if (!text) return;
-  const words = document.createElement("p");
-  words.textContent = text;
-  line.append(words);
+  line.hidden = !words;
+  if (!words) return;
+  const said = document.createElement("p");
+  said.textContent = words();
+  line.append(said);
   if (failed) line.append(serverForm());
+}
+
+if (globalThis.pageLanguage) {
+  globalThis.pageLanguage.ready.then(() => {
+    wordsIn = true;
+    if (shown) status(...shown);
+  });
 }
 
 function serverForm() {
@@ -48,7 +65,7 @@ function serverForm() {
   const form = document.createElement("form");
   const label = document.createElement("label");
   label.htmlFor = "engine-server";
-  label.textContent = "The server's address";
+  label.textContent = tr("The server's address");
   const input = document.createElement("input");
   input.id = "engine-server";
   input.type = "url";
@@ -56,7 +73,7 @@ function serverForm() {
   input.autocomplete = "off";
   const go = document.createElement("button");
   go.type = "submit";
-  go.textContent = "Open";
+  go.textContent = tr("Open");
   form.append(label, input, go);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -82,13 +99,13 @@ async function fetched(path, body) {
       body,
     });
   } catch {
-    const error = `the server at ${location.host} did not answer: is adjudicator serve running, and the network on?`;
+    const error = tr("the server at {host} did not answer: is adjudicator serve running, and the network on?", { host: location.host });
     return { status: 503, data: { error } };
   }
   try {
     return { status: answer.status, data: await answer.json() };
   } catch {
-    return { status: answer.status, data: { error: `the server answered ${answer.status} without JSON` } };
+    return { status: answer.status, data: { error: tr("the server answered {status} without JSON", { status: answer.status }) } };
   }
 }
 
@@ -97,6 +114,8 @@ let answers = Promise.resolve({}); // what the site build answered already (rout
 const waiting = new Map();
 let next = 0;
 let ready;
+let failure = null; // why the engine did not start, said in the page's language when shown
+const inWords = (done) => (globalThis.pageLanguage ? globalThis.pageLanguage.ready.then(done, done) : done());
 
 function startWorker() {
   let started, failed;
@@ -104,8 +123,9 @@ function startWorker() {
   ready.catch(() => {}); // the failure is shown on the page; callers see it when they await
   answers = fetch(new URL("static/answers.json", location.href)).then((r) => r.json()).catch(() => ({}));
   if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
-    status(NO_WASM, true);
-    failed(new Error(NO_WASM));
+    failure = noWasm;
+    status(failure, true);
+    inWords(() => failed(new Error(failure())));
     return;
   }
   status(STAGES.download);
@@ -121,12 +141,12 @@ function startWorker() {
       settle({ status: message.status, data: JSON.parse(message.text) });
     }
   };
-  worker.onerror = (event) => fail(event.message || "the worker stopped");
+  worker.onerror = (event) => fail(event.message || tr("the worker stopped"));
   function fail(why) {
-    const sentence = failedWith(why);
-    status(sentence, true);
-    failed(new Error(sentence));
-    for (const settle of waiting.values()) settle({ status: 503, data: { error: sentence } });
+    failure = () => failedWith(why);
+    status(failure, true);
+    inWords(() => failed(new Error(failure())));
+    for (const settle of waiting.values()) settle({ status: 503, data: { error: failure() } });
     waiting.clear();
   }
 }
@@ -147,7 +167,7 @@ export async function call(path, body) {
   const known = (await answers)[`${body === undefined ? "GET" : "POST"} ${path}`];
   if (known) return { status: known[0], data: JSON.parse(known[1]) };
   if (worker === null) {
-    try { await ready; } catch (err) { return { status: 503, data: { error: err.message } }; }
+    try { await ready; } catch (err) { return { status: 503, data: { error: failure ? failure() : err.message } }; }
   }
   return posted(path, body);
 }

@@ -4,7 +4,8 @@
 // (adjudicator/locale/LANG/LC_MESSAGES/page.po); the HTML is written in English and each of
 // its texts is looked up by the English itself (translate="no" keeps record notation as it
 // is). app.js calls tr("...") / trn("...", "...", n) for what it draws, and waits for
-// pageLanguage.ready before it draws anything.
+// pageLanguage.ready before it draws anything. A page saved by `adjudicator replay --html`
+// in another language holds that one catalogue inline (#page-words), and no chooser.
 "use strict";
 
 (function () {
@@ -109,6 +110,14 @@
     if (document.readyState === "loading") {
       await new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }));
     }
+    const embedded = document.getElementById("page-words");
+    if (embedded) {
+      // a saved page (adjudicator replay --html --lang): its one language, in the file
+      words = JSON.parse(embedded.textContent);
+      document.documentElement.lang = ours(embedded.lang) || "en";
+      translateTree(document.documentElement);
+      return document.documentElement.lang;
+    }
     let code = chosen();
     if (code !== "en") {
       try {
@@ -118,7 +127,7 @@
         if (!answer.ok) throw new Error(String(answer.status));
         words = await answer.json();
       } catch {
-        code = "en"; // no catalogue here (a saved replay page): English
+        code = "en"; // no catalogue here: English
         words = {};
       }
     }
