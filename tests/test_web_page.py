@@ -921,3 +921,45 @@ def test_one_players_html_file_steps_back_without_a_record(page: Page, tmp_path:
     assert page.locator("#moves").is_hidden()
     page.get_by_role("button", name="Start", exact=True).click()
     assert page.locator("#where").inner_text() == f"At the start · {total} actions recorded"
+
+
+GONE_ON = {  # the game went on past the disputed play: Finn's action follows Eva's
+    "format": "skitgubbe-record/1",
+    "variant": "pagat",
+    "players": ["Dag", "Eva", "Finn"],
+    "start": {
+        "phase": 2,
+        "trump": "H",
+        "leader": "Dag",
+        "hands": {"Dag": ["9C", "4S"], "Eva": ["5C", "KD", "2H"], "Finn": ["JC", "3D"]},
+    },
+    "actions": ["Dag play 9C", "Eva play 5C", "Finn play JC"],
+}
+
+
+@pytest.mark.parametrize(
+    ("decision", "actions"),
+    [
+        ("Take it back", ["Dag play 9C", "Eva play 5C -- taken back", "Finn play JC"]),
+        ("Let it stand", ["Dag play 9C", "Eva play 5C -- stands", "Finn play JC"]),
+        (
+            "Take it back and play Eva pick",
+            ["Dag play 9C", "Eva play 5C -- taken back", "Eva pick", "Finn play JC"],
+        ),
+    ],
+)
+def test_a_decision_marks_the_disputed_action_not_the_records_last(
+    page: Page, base: str, decision: str, actions: list[str]
+) -> None:
+    """A stranger's record went on after the illegal play; 'Take it back' marked Finn's
+    legal play after it, and Eva's stayed unresolved."""
+    ready(page, base + "/" + link(GONE_ON))
+    page.wait_for_selector("#ruling .decide")
+    assert "Illegal: action 2 of 3" in page.locator("#ruling .violation").inner_text()
+    before = page.evaluate("location.hash")
+    page.get_by_role("button", name=decision, exact=True).click()
+    for _ in range(200):  # the page's CSP refuses wait_for_function's eval
+        if page.evaluate("location.hash") != before:
+            break
+        page.wait_for_timeout(50)
+    assert address_record(page)["actions"] == actions

@@ -330,11 +330,11 @@ function drawRuling() {
       const decide = el("div", { class: "decide", role: "group", "aria-labelledby": "decide-title" });
       decide.append(el("h3", { id: "decide-title", text: tr("What does the table do?") }));
       const choices = el("div", { class: "buttons" });
-      choices.append(el("button", { type: "button", class: "decision", text: tr("Take it back"), onclick: takeBack }));
-      choices.append(el("button", { type: "button", class: "decision", text: tr("Let it stand"), onclick: letItStand }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Take it back"), onclick: () => takeBack(v.index) }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Let it stand"), onclick: () => letItStand(v.index) }));
       for (const form of v.legal) {
         const text = formText(form);
-        choices.append(el("button", { type: "button", class: "decision", "aria-label": tr("Take it back and play {action}", { action: text }), onclick: () => takeBackAndPlay(form) },
+        choices.append(el("button", { type: "button", class: "decision", "aria-label": tr("Take it back and play {action}", { action: text }), onclick: () => takeBackAndPlay(v.index, form) },
           tr("Take it back and play") + " ", formEl(form)));
       }
       decide.append(choices);
@@ -607,23 +607,25 @@ function marked(form, mark) {
   return { ...form, table: mark };
 }
 
-function markedLast(mark) {
+// The disputed action is the ruling's (its index), not the record's last: a record may go on
+// after it (the game went on at the table), and those later actions stay, replayed after it.
+function markedAt(index, mark, ...instead) {
   const actions = page.record.actions;
-  return [...actions.slice(0, -1), marked(actions[actions.length - 1], mark)];
+  return [...actions.slice(0, index), marked(actions[index], mark), ...instead, ...actions.slice(index + 1)];
 }
 
-async function takeBack() {
-  await change(withActions(markedLast("taken back")), tr("Take it back"), $("ruling"));
+async function takeBack(index) {
+  await change(withActions(markedAt(index, "taken back")), tr("Take it back"), $("ruling"));
 }
 
-async function letItStand() {
-  await change(withActions(markedLast("stands")), tr("Let it stand"), $("ruling"));
+async function letItStand(index) {
+  await change(withActions(markedAt(index, "stands")), tr("Let it stand"), $("ruling"));
 }
 
-async function takeBackAndPlay(form) {
+async function takeBackAndPlay(index, form) {
   page.lastTapAt = performance.now();
   const text = formText(form);
-  await change(withActions([...markedLast("taken back"), form]), tr("Take it back and play {action}", { action: text }), $("ruling"));
+  await change(withActions(markedAt(index, "taken back", form)), tr("Take it back and play {action}", { action: text }), $("ruling"));
 }
 
 async function playFromHere() {
