@@ -213,9 +213,9 @@ def _replay(
                     out.steps.append(_step_of(state, action, bad))
                 break
         if mark == TAKEN_BACK:  # a legal (or undetermined) act the table withdrew anyway
-            note = Violation(
-                "table.taken_back", "Taken back, though legal", index, names[action.player]
-            )
+            note = Violation.later("table.taken_back", words.taken_back_though_legal)
+            note.index = index
+            note.player = names[action.player]
             note.action = action.text(names)
             note.table = TAKEN_BACK
             out.notes.append(note)
@@ -401,9 +401,8 @@ def _halted(state: State) -> bool:
 
 def _stopped(state: State, index: int | None) -> Violation:
     """The course depends on unknown cards: where it stopped and why."""
-    return Violation(
-        "game.stopped",
-        f"The game cannot be followed further: {state.stopped}",
-        index,
-        undetermined=True,
+    stopped = Violation.later(
+        "game.stopped", words.cannot_be_followed, state.stopped, undetermined=True
     )
+    stopped.index = index
+    return stopped
