@@ -166,6 +166,24 @@ def test_taken_back_though_legal_is_said_in_the_language() -> None:
 
 
 @pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("sv", "Draget kan inte stå kvar som det spelades: Cai har inte A♠; uppspelningen"),
+        ("fi", "Se ei voi jäädä voimaan pelattuna: pelaajalla Cai ei ole korttia A♠; toisto"),
+        ("nb", "Trekket kan ikke bli stående som spilt: Cai har ikke A♠; avspillingen"),
+    ],
+)
+def test_why_an_irregularity_cannot_stand_is_said_in_the_language(code: str, why: str) -> None:
+    record = _record(actions=["Anna play 6D", "Bo play 7D 8D 9D", "Cai play AS -- stands"])
+    english = _check(record)
+    assert "It cannot stand as played: Cai does not hold A♠; the replay stops here" in (
+        english.output
+    )
+    said = _check(record, "--lang", code)
+    assert why in said.output and "cannot stand" not in said.output
+
+
+@pytest.mark.parametrize(
     ("code", "none"),
     [
         ("sv", "tillåtet i stället: inget, Eva fick inte lägga något där"),
