@@ -307,3 +307,14 @@ def test_an_unknown_language_names_the_aliases_too() -> None:
 def test_the_aliases_are_accepted(alias: str) -> None:
     said = _check(BAD_CARD, "--lang", alias)
     assert said.exit_code == 2 and "unknown language" not in said.output
+
+
+def test_a_value_out_of_a_list_is_said_with_the_languages_or() -> None:
+    """pydantic's list of allowed values keeps the values as written; its English "or"
+    becomes the language's."""
+    action = {"player": "Cai", "act": "play", "cards": ["3S"], "table": "maybe"}
+    record = _record(actions=["Anna play 6D", "Bo play 7D 8D 9D", action])
+    english = _check(record)
+    assert "actions[2].table: must be 'taken back' or 'stands', not 'maybe'" in english.output
+    said = _check(record, "--lang", "fi")
+    assert "actions[2].table: on oltava 'taken back' tai 'stands', ei 'maybe'" in said.output

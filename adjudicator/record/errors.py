@@ -108,7 +108,8 @@ def _length(kind: str, many: Any) -> str:
 def _must(kind: str, ctx: dict[str, Any]) -> str:
     """What pydantic's error ``kind`` (with its ``ctx``) asks for, in the format's words."""
     if kind == "literal_error":
-        return str(ctx.get("expected", ""))  # pydantic's "'a', 'b' or 'c'": the values as written
+        # pydantic's "'a', 'b' or 'c'": the values as written, the "or" in the language
+        return str(ctx.get("expected", "")).replace("' or '", "'" + _(" or ") + "'")
     for bound, words in _BOUNDS:
         if bound in ctx:
             return _(words).format(bound=ctx[bound])
