@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from adjudicator.i18n import _, number
 from adjudicator.invalid import RecordError, shown
 
 Card = int
@@ -129,7 +130,8 @@ def cards_text(cards: Iterable[Card]) -> str:
     if len(listed) <= QUOTED_CARDS:
         return " ".join(card_text(c) for c in listed)
     first = " ".join(card_text(c) for c in listed[:QUOTED_CARDS])
-    return f"{first} … and {len(listed) - QUOTED_CARDS:,} more"
+    more = len(listed) - QUOTED_CARDS
+    return _("{cards} … and {count} more").format(cards=first, count=number(more))
 
 
 def suit_name(s: int, plural: bool = False) -> str:

@@ -53,11 +53,25 @@ _loaded: dict[tuple[str, str], gettext.NullTranslations] = {}
 
 
 class UnknownLanguage(ValueError):
-    """A language asked for by name that has no catalogue: one line listing those there are."""
+    """A language asked for by name that has no catalogue: one line listing those there are,
+    and the other tags read as one of them (:data:`ALIASES`).  English: the language is
+    what is being chosen."""
 
     def __init__(self, asked: str) -> None:
         there = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
-        super().__init__(f"unknown language {asked!r}: the languages are {there}")
+        by_code: dict[str, list[str]] = {}
+        for alias, code in ALIASES.items():
+            by_code.setdefault(code, []).append(alias)
+        also = ", ".join(
+            f"{', '.join(aliases[:-1])} or {aliases[-1]} for {code}"
+            if len(aliases) > 1
+            else f"{aliases[0]} for {code}"
+            for code, aliases in by_code.items()
+        )
+        super().__init__(
+            f"unknown language {asked[:40]!r}: the languages are {there}; also read as one of "
+            f"them: {also}, and a region or encoding after the code (sv-SE, sv_SE.UTF-8)"
+        )
 
 
 def known(tag: str) -> str | None:
@@ -163,6 +177,24 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in a context that tells two uses of one English word apart."""
     return translations(_language.get()).pgettext(context, message)
+
+
+GROUPING: dict[str, str] = {"en": ",", "sv": "\u00a0", "fi": "\u00a0", "nb": "\u00a0"}
+"""The thousands separator of each language (CLDR): English a comma; Swedish, Finnish and
+Norwegian a no-break space, so that ``1 000`` never breaks across a line."""
+
+
+def number(count: int, grouped_in_english: bool = True) -> str:
+    """A whole number as the language speaking writes it for a person: ``1,000`` in
+    English, ``1 000`` (with a no-break space) in Swedish, Finnish and Norwegian.
+    The standard library's ``format(count, ",")`` with the separator of the language.
+
+    ``grouped_in_english=False`` where English has always written ``1000`` (the closing
+    table of a bulk check): English stays as it was, the other languages group."""
+    separator = GROUPING.get(_language.get(), ",")
+    if separator == ",":
+        return f"{count:,}" if grouped_in_english else str(count)
+    return f"{count:,}".replace(",", separator)
 
 
 def N_(message: str) -> str:

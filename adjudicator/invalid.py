@@ -9,6 +9,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
+from adjudicator.i18n import _, number
+
 MESSAGE_MAX = 300
 """Characters an error message may hold, whatever it quotes (a path, a key, a topic):
 every error of the library, the command line and the web API is cut to this."""
@@ -58,7 +60,7 @@ def shown(value: Any, depth: int = 0) -> str:
     elif isinstance(value, int):
         if value.bit_length() > 200:
             digits = int(value.bit_length() * 0.30103) + 1
-            return f"an integer of about {digits:,} digits"
+            return _("an integer of about {count} digits").format(count=number(digits))
         text = repr(value)
     elif isinstance(value, (list, tuple)):
         if depth > 2:

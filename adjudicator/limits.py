@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 
+from adjudicator.i18n import N_, _, number
 from adjudicator.invalid import RecordError, cut
 
 MAX_RECORD_SIZE = 64 * 1024 * 1024
@@ -44,12 +45,12 @@ def size_problem(value: object) -> str | None:
     number from 1 to the machine's memory (a record is read whole, so a larger limit
     could only end in a crash)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"must be a whole number of bytes, not {cut(repr(value), 40)}"
+        return _("must be a whole number of bytes, not {value}").format(value=cut(repr(value), 40))
     if value < 1:
-        return f"must be at least 1 byte, not {value:,}"
+        return _("must be at least 1 byte, not {value}").format(value=number(value))
     most = memory()
     if value > most:
-        return f"more than this machine's memory; at most {most:,} bytes"
+        return _("more than this machine's memory; at most {most} bytes").format(most=number(most))
     return None
 
 
@@ -63,7 +64,9 @@ def checked_size(max_size: object) -> int:
 
 def too_big(what: str, limit: int) -> str:
     """The one line for a record over the limit: what, the limit, and how to raise it."""
-    return f"{what} is larger than the limit of {limit:,} bytes per record ({SIZE_FLAG} raises it)"
+    return _(
+        "{what} is larger than the limit of {limit} bytes per record ({flag} raises it)"
+    ).format(what=what, limit=number(limit), flag=SIZE_FLAG)
 
 
 def printable(name: str) -> str:
@@ -86,7 +89,11 @@ def open_regular(path: str) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise InputError(f"{printable(path)} is not a regular file ({_kind(mode)})")
+            raise InputError(
+                _("{path} is not a regular file ({kind})").format(
+                    path=printable(path), kind=_(_kind(mode))
+                )
+            )
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -96,14 +103,14 @@ def open_regular(path: str) -> int:
 
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
-        return "a named pipe"
+        return N_("a named pipe")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return N_("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return N_("a socket")
     if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a file"
+        return N_("a folder")
+    return N_("not a file")
 
 
 def read_limited(path: str, limit: int = MAX_RECORD_SIZE) -> bytes:

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 
 from adjudicator import service
 from adjudicator.bulk.orphans import die_with_parent
+from adjudicator.i18n import _, ngettext
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
@@ -164,7 +165,10 @@ def _record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as exc:
-        yield Source(folder, error=f"cannot read folder {printable(folder)}: {exc.strerror}")
+        said = _("cannot read folder {name}: {why}").format(
+            name=printable(folder), why=exc.strerror
+        )
+        yield Source(folder, error=said)
         return
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
@@ -202,12 +206,16 @@ def _line_sources(
 ) -> Iterator[Source]:
     for number, raw in lines:
         if raw is None:
-            yield Source(name, number, error=too_big(f"line {number}", max_size))
+            yield Source(
+                name, number, error=too_big(_("line {number}").format(number=number), max_size)
+            )
             continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            yield Source(name, number, error=f"line {number} is not UTF-8 text")
+            yield Source(
+                name, number, error=_("line {number} is not UTF-8 text").format(number=number)
+            )
             continue
         yield Source(name, number, text)
 
@@ -224,7 +232,8 @@ def _jsonl_sources(path: str, max_size: int = MAX_RECORD_SIZE) -> Iterator[Sourc
         yield Source(path, error=str(exc))
         return
     except OSError as exc:
-        yield Source(path, error=f"cannot read {printable(path)}: {exc.strerror}")
+        said = _("cannot read {name}: {why}").format(name=printable(path), why=exc.strerror)
+        yield Source(path, error=said)
         return
     with stream:
         yield from _line_sources(path, _jsonl_lines(stream, max_size), max_size)
@@ -265,7 +274,7 @@ def stdin_sources(stream: BinaryIO, max_size: int = MAX_RECORD_SIZE) -> Iterator
         return
     parts: list[bytes] = []
     size = 0
-    for _, raw in itertools.chain([first, second], lines):
+    for _number, raw in itertools.chain([first, second], lines):
         if raw is None or size + len(raw) > max_size:
             yield from _one_stdin_record(None, max_size)
             return
@@ -276,12 +285,12 @@ def stdin_sources(stream: BinaryIO, max_size: int = MAX_RECORD_SIZE) -> Iterator
 
 def _one_stdin_record(raw: bytes | None, max_size: int) -> Iterator[Source]:
     if raw is None:
-        yield Source(STDIN, error=too_big("standard input", max_size))
+        yield Source(STDIN, error=too_big(_("standard input"), max_size))
         return
     try:
         yield Source(STDIN, text=raw.decode("utf-8"))
     except UnicodeDecodeError:
-        yield Source(STDIN, error="standard input is not UTF-8 text")
+        yield Source(STDIN, error=_("standard input is not UTF-8 text"))
 
 
 def _stdin() -> BinaryIO:
@@ -302,17 +311,22 @@ def _walk(path: str, skipped: Counter[str], max_size: int) -> Iterator[Source]:
 def _nothing_found(path: str, skipped: Counter[str]) -> str:
     """The one line for an argument that named no record."""
     if path == STDIN:
-        return "-: no record found: standard input is empty"
+        return "-: " + _("no record found: standard input is empty")
     if not os.path.isdir(path):
-        return f"{printable(path)}: no record found: the file has no line with content"
-    line = f"{printable(path)}: no record found: a folder is searched for *.json files"
+        return f"{printable(path)}: " + _("no record found: the file has no line with content")
+    line = f"{printable(path)}: " + _("no record found: a folder is searched for *.json files")
     if skipped:
         kinds = ", ".join(
-            f"{times} {kind}{'s' if times > 1 else ''}" for kind, times in sorted(skipped.items())
+            (
+                ngettext("{count} JSON Lines file", "{count} JSON Lines files", times)
+                if kind == "JSON Lines file"
+                else ngettext("{count} other file", "{count} other files", times)
+            ).format(count=times)
+            for kind, times in sorted(skipped.items())
         )
-        line += f"; skipped {kinds}"
+        line += _("; skipped {kinds}").format(kinds=kinds)
         if skipped["JSON Lines file"]:
-            line += " (name a .jsonl file itself to check it)"
+            line += _(" (name a .jsonl file itself to check it)")
     return line
 
 
@@ -400,7 +414,9 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     else:
         return printable(name), read_text(name, max_size)
     if line == 0:
-        raise RecordError("", f"lines count from 1: the first record is {printable(name)}:1")
+        raise RecordError(
+            "", _("lines count from 1: the first record is {name}:1").format(name=printable(name))
+        )
     if line is not None:
         wanted = line
         records = (
@@ -412,15 +428,21 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     if not first:  # the verdict line names the record already: the reason alone
         empty = name != STDIN and _is_empty(name)
         if line is not None:
-            raise RecordError(
-                "", f"no record on line {line}" + (": the file is empty" if empty else "")
+            said = (
+                _("no record on line {line}: the file is empty")
+                if empty
+                else _("no record on line {line}")
             )
-        raise RecordError("", "no record found: the file is empty" if empty else "no record found")
+            raise RecordError("", said.format(line=line))
+        raise RecordError(
+            "", _("no record found: the file is empty") if empty else _("no record found")
+        )
     if len(first) > 1:
         raise RecordError(
             "",
-            f"{printable(arg)} holds several records (JSON Lines): name one as "
-            f"{printable(name)}:LINE, e.g. {first[0].label}",
+            _(
+                "{arg} holds several records (JSON Lines): name one as {name}:LINE, e.g. {example}"
+            ).format(arg=printable(arg), name=printable(name), example=first[0].label),
         )
     record = first[0]
     if record.error is not None:

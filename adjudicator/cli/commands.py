@@ -28,12 +28,13 @@ from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
-from adjudicator.i18n import _
+from adjudicator.i18n import _, ngettext
+from adjudicator.i18n import number as written
 from adjudicator.play import legal
 from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.render import explain as explaining
-from adjudicator.render import export
+from adjudicator.render import export, positions
 from adjudicator.render import terminal as render
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
@@ -49,22 +50,32 @@ TOP_RULES = 5
 
 def _summary(tally: bulk.Tally, empty: int = 0) -> Table:
     """The closing table of a bulk check: verdict counts, the paths that held no record
-    (``empty``: they fail the run, so they are counted too) and the most frequent rule ids."""
-    title = f"Checked {tally.total} record{'s' if tally.total != 1 else ''}"
+    (``empty``: they fail the run, so they are counted too) and the most frequent rule ids.
+    Counts are written as the language writes numbers (English as it always has)."""
+
+    def counted(n: int) -> str:
+        return written(n, grouped_in_english=False)
+
+    title = ngettext("Checked {count} record", "Checked {count} records", tally.total).format(
+        count=counted(tally.total)
+    )
     if empty:
-        title += f"; {empty} path{'s' if empty > 1 else ''} held none"
+        title += ngettext("; {count} path held none", "; {count} paths held none", empty).format(
+            count=counted(empty)
+        )
     grid = Table(title=title, title_justify="left")
     grid.add_column("")
-    grid.add_column("records", justify="right")
+    grid.add_column(_("records"), justify="right")
+    said = {"legal": _("legal"), "illegal": _("illegal"), "invalid": _("invalid")}
     for status, style in (("legal", "green"), ("illegal", "red"), ("invalid", "yellow")):
-        grid.add_row(Text(status, style=style), str(tally.statuses[status]))
+        grid.add_row(Text(said[status], style=style), counted(tally.statuses[status]))
     if empty:
-        grid.add_row(Text("paths with no record", style="yellow"), str(empty))
+        grid.add_row(Text(_("paths with no record"), style="yellow"), counted(empty))
     if tally.rules:
         grid.add_section()
-        grid.add_row(Text("most frequent rule ids", style="dim"), "")
+        grid.add_row(Text(_("most frequent rule ids"), style="dim"), "")
         for rule, times in tally.rules.most_common(TOP_RULES):
-            grid.add_row(f"  {rule}", str(times))
+            grid.add_row(f"  {rule}", counted(times))
     return grid
 
 
@@ -630,10 +641,7 @@ def legal_command(
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)
     if at is not None and not 0 <= at <= len(game.actions):
-        _mistake(
-            f"--at {at}: the record has positions 0-{len(game.actions)} "
-            f"(before each of its {len(game.actions)} actions, and after the last)"
-        )
+        _mistake(f"--at {at}: " + service.positions_said(len(game.actions)))
     try:
         where = legal.position(game, at, _go_on(go_on))
     except RecordError as exc:
@@ -641,21 +649,14 @@ def legal_command(
     except legal.Unreachable as exc:
         out = _console()
         v = exc.violation
-        out.print(
-            Text(
-                f"{label}: action {v.index} is illegal, so the game never reached "
-                f"position {at if at is not None else len(game.actions)}; "
-                + render.legal_hint(label, v.index or 0, game_no).replace(
-                    "lists them", "lists what was legal there"
-                )
-            )
-        )
+        reached = at if at is not None else len(game.actions)
+        out.print(Text(positions.never_reached(label, v.index or 0, reached, game_no)))
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
         click.echo(service.dumps(service.PositionOut.of(where, label)))
         return
-    _console().print(render.position(label, where))
+    _console().print(positions.position(label, where))
 
 
 def _complete_topic(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

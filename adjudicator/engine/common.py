@@ -16,7 +16,7 @@ from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, Card, card_text, cards_text, sorted_hand
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import N_, _, ngettext
+from adjudicator.i18n import N_, _, ngettext, number
 
 ONE_CARD_ACTS = (N_("A play in phase one"),)
 """What :func:`one_card` is told a one-card act is (translated only when it refuses one)."""
@@ -261,11 +261,11 @@ def one_card(state: State, action: Action, what: str) -> Violation | None:
         (
             _("{what} is one card; {name} named none")
             if count == 0
-            else _("{what} is one card; {name} named {count:,} ({cards})")
+            else _("{what} is one card; {name} named {count} ({cards})")
         ).format(
             what=_(what),
             name=state.names[action.player],
-            count=count,
+            count=number(count),
             cards=cards_text(action.cards),
         ),
     )

@@ -208,7 +208,7 @@ def _give_up_low(state: State, due: DealDue, dealt: list[Card]) -> None:
             if state.hidden[p]:
                 state.hidden[p] -= 1
                 break
-    state.stop("which hands gave up the unseen low cards is unknown, so their sizes are too")
+    state.stop(_("which hands gave up the unseen low cards is unknown, so their sizes are too"))
 
 
 def apply(state: State, action: Action) -> None:

@@ -55,7 +55,9 @@ def end_phase_one(state: State) -> None:
     played += [c for _, cards in state.sluffs for c in cards]
     if played and state.options.unfinished_trick == "deal_out":
         if state.dealer is None:
-            state.stop("the unfinished trick is dealt out by the dealer, who is not in the record")
+            state.stop(
+                _("the unfinished trick is dealt out by the dealer, who is not in the record")
+            )
             return
         note(state, ev.UnfinishedTrick, state.dealer)
         state.deal = DealDue(
@@ -114,7 +116,7 @@ def reveal_and_pick_up(state: State) -> None:
     """Trump from the trump card, piles (and stored trumps) into hands; low cards; phase two."""
     state.decided = None
     if state.stock:
-        state.stop("phase one ended with cards still in the stock, which no rule here allows")
+        state.stop(_("phase one ended with cards still in the stock, which no rule here allows"))
         return
     _reveal(state)
     for player, pile in enumerate(state.piles):
@@ -177,7 +179,7 @@ def low_cards_due(state: State) -> DealDue | None:
     threshold = options.low_cards
     if options.low_cards_by_indicator and state.indicator is not None:
         if state.indicator == UNKNOWN:
-            state.stop("the trump card is unknown, and its rank sets the low-card limit")
+            state.stop(_("the trump card is unknown, and its rank sets the low-card limit"))
             return None
         threshold = rank(state.indicator)
     if not threshold:
@@ -187,7 +189,7 @@ def low_cards_due(state: State) -> DealDue | None:
     if not receivers:
         return None
     if state.dealer is None and options.low_cards_shares == "deal_order":
-        state.stop("the low cards are dealt in the order of the deal, and the dealer is unknown")
+        state.stop(_("the low cards are dealt in the order of the deal, and the dealer is unknown"))
         return None
     low = tuple(sorted(c for hand in state.hands for c in hand if is_low(state, c)))
     unseen_low = sum(state.unseen[c] for c in range(52) if is_low(state, c))
@@ -197,7 +199,7 @@ def low_cards_due(state: State) -> DealDue | None:
     kind = options.low_cards_shuffler
     if kind == "first_leader":
         if state.first_leader is None:
-            state.stop("the Goat shuffles the low cards, and who led the first trick is unknown")
+            state.stop(_("the Goat shuffles the low cards, and who led the first trick is unknown"))
             return None
         shufflers = frozenset((state.first_leader,))
     elif kind == "not_receiving":

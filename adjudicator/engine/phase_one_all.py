@@ -42,7 +42,7 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _
+from adjudicator.i18n import _, number
 from adjudicator.speech import a_rank_said
 
 _new = tuple.__new__
@@ -586,8 +586,8 @@ def check(state: State, action: Action) -> Violation | None:
             allowed = _("A play in phase one is one card")
         else:
             allowed = _("A play in phase one is one to {most} cards of one rank").format(most=most)
-        named = (_("{name} named {count:,} ({cards})") if cards else _("{name} named none")).format(
-            name=names[p], count=len(cards), cards=cards_text(cards)
+        named = (_("{name} named {count} ({cards})") if cards else _("{name} named none")).format(
+            name=names[p], count=number(len(cards)), cards=cards_text(cards)
         )
         return Violation("play.count", f"{allowed}; {named}")
     rank1 = state.rank1

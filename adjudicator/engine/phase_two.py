@@ -28,7 +28,7 @@ from adjudicator.engine.common import attempted, card_list, held, index_of, take
 from adjudicator.engine.events import note
 from adjudicator.engine.state import OVER, PHASE_TWO, State
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _, ngettext
+from adjudicator.i18n import _, ngettext, number
 from adjudicator.speech import suit_word
 
 _new = tuple.__new__
@@ -109,8 +109,8 @@ def run_problem(cards: tuple[Card, ...], state: State) -> str | None:
         return None
     min_run = state.options.min_run
     if not min_run:
-        return _("a play in phase two is one card here, not {count:,} ({cards})").format(
-            count=len(cards), cards=card_list(cards)
+        return _("a play in phase two is one card here, not {count} ({cards})").format(
+            count=number(len(cards)), cards=card_list(cards)
         )
     s = suit(cards[0])
     for a, b in pairwise(cards):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from adjudicator import engine
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
 from adjudicator.play import listing
 from adjudicator.play.table import Step, Table, replay
 from adjudicator.record import Game, RecordError, Scoring, Session, build, loads, parse_document
@@ -68,7 +69,10 @@ def adjudicate(
     """
     if not isinstance(game, Game):
         raise RecordError(
-            "", f"adjudicate takes a Game (see load_record), not {type(game).__name__}"
+            "",
+            _("adjudicate takes a Game (see load_record), not {kind}").format(
+                kind=type(game).__name__
+            ),
         )
     table = Table.from_game(game)
     state = table.state
@@ -124,24 +128,42 @@ def _claim_problem(game: Game, report: Report) -> Violation | None:
     if game.claimed_losers is None:
         return None
     names = game.players
-    claimed = [names[p] for p in game.claimed_losers]
-    said = " and ".join(claimed)
-    verb = "lost" if len(claimed) == 1 else "all lost"
+    claimed = tuple(names[p] for p in game.claimed_losers)
     if not report.finished:
-        return Violation(
-            "result.unfinished",
-            f"The record claims {said} {verb}, but the game is not over",
-        )
-    actual = report.losers
+        return Violation.later("result.unfinished", _claimed_unfinished, claimed)
+    actual = tuple(report.losers)
     if sorted(claimed) == sorted(actual) and (game.claim_several or len(actual) == 1):
         return None
-    rules = " and ".join(actual) or "nobody"
-    hint = " (write them as result.losers)" if len(actual) > 1 and not game.claim_several else ""
-    return Violation(
-        "result.loser",
-        f"The record claims {said} {verb}, but the rules make {rules} "
-        f"{'the loser' if len(actual) == 1 else 'the losers'}{hint}",
-    )
+    hint = len(actual) > 1 and not game.claim_several
+    return Violation.later("result.loser", _claimed_wrong, claimed, actual, hint)
+
+
+def _names(names: tuple[str, ...]) -> str:
+    """``Anna and Bo``: names joined as a sentence says them."""
+    return _(" and ").join(names)
+
+
+def _claimed_unfinished(claimed: tuple[str, ...]) -> str:
+    return ngettext(
+        "The record claims {names} lost, but the game is not over",
+        "The record claims {names} all lost, but the game is not over",
+        len(claimed),
+    ).format(names=_names(claimed))
+
+
+def _claimed_wrong(claimed: tuple[str, ...], actual: tuple[str, ...], hint: bool) -> str:
+    """The claim, and the loser(s) the rules make: ``nobody`` when the game ended without."""
+    said = ngettext(
+        "The record claims {names} lost", "The record claims {names} all lost", len(claimed)
+    ).format(names=_names(claimed))
+    if not actual:
+        return _("{said}, but the rules make nobody the losers").format(said=said)  # (as it was)
+    text = ngettext(
+        "{said}, but the rules make {names} the loser",
+        "{said}, but the rules make {names} the losers",
+        len(actual),
+    ).format(said=said, names=_names(actual))
+    return text + _(" (write them as result.losers)") if hint else text
 
 
 # --- sessions -----------------------------------------------------------------------
@@ -264,16 +286,18 @@ def _leader_problem(
         assert game.first_leader is not None
         if names[game.first_leader] in previous.losers:
             return None, game
-        wrong = Violation(
+        wrong = Violation.later(
             "session.first_leader",
-            f"{names[game.first_leader]} leads game {number}, but the previous game's loser "
-            f"({' or '.join(previous.losers) or 'nobody'}) leads the next game",
+            _wrong_leader,
+            names[game.first_leader],
+            number,
+            tuple(previous.losers),
         )
         return wrong, game
     if len(previous.losers) != 1:
         raise RecordError(
             f"games[{number}].first_leader",
-            "the previous game had several losers: name the one who leads",
+            _("the previous game had several losers: name the one who leads"),
         )
     return None, replace(game, first_leader=names.index(previous.losers[0]))
 
@@ -281,19 +305,32 @@ def _leader_problem(
 def _unknown_leader(game: Game, number: int) -> tuple[Violation, Game]:
     """The previous game has no Goat, so the text names no leader: the first act's player is
     taken to lead, and turn order is not judged against anyone else (issue 20)."""
-    text = (
-        f"Game {number - 1} did not finish, so who leads game {number} is unknown; "
-        "the record gives no first_leader"
-    )
+    leader = None
     if game.actions:
         leader = game.actions[0].player
         game = replace(game, first_leader=leader)
-        text = text.replace(
-            "first_leader",
-            f"first_leader, so {game.players[leader]}, who acts first, is taken to lead",
-            1,
-        )
-    return Violation("session.first_leader", text, undetermined=True), game
+    name = game.players[leader] if leader is not None else None
+    return Violation.later(
+        "session.first_leader", _leader_unknown, number, name, undetermined=True
+    ), game
+
+
+def _wrong_leader(name: str, number: int, losers: tuple[str, ...]) -> str:
+    return _(
+        "{name} leads game {number}, but the previous game's loser ({losers}) leads the next game"
+    ).format(name=name, number=number, losers=_(" or ").join(losers) or _("nobody"))
+
+
+def _leader_unknown(number: int, name: str | None) -> str:
+    if name is None:
+        return _(
+            "Game {previous} did not finish, so who leads game {number} is unknown; the record "
+            "gives no first_leader"
+        ).format(previous=number - 1, number=number)
+    return _(
+        "Game {previous} did not finish, so who leads game {number} is unknown; the record "
+        "gives no first_leader, so {name}, who acts first, is taken to lead"
+    ).format(previous=number - 1, number=number, name=name)
 
 
 def _scores_problem(
@@ -303,27 +340,35 @@ def _scores_problem(
     assert claimed is not None
     names = session.players
     if scores is None:
-        return Violation(
-            "session.scores", "The session claims scores, but it has no scoring to count them by"
-        )
+        return Violation.later("session.scores", _no_scoring)
     unfinished = [i for i, r in enumerate(reports) if not r.finished and not r.stopped]
     if unfinished:
-        return Violation(
-            "session.scores",
-            f"The session claims scores, but game {unfinished[0]} is not finished",
-        )
+        return Violation.later("session.scores", _scores_unfinished, unfinished[0])
     if any(r.stopped for r in reports):
         return None  # not judged: a game's course depends on cards nobody knows
     said = {names[p]: points for p, points in claimed.items()}
     wrong = [name for name in names if said.get(name, 0) != scores[name]]
     if not wrong:
         return None
-    return Violation(
-        "session.scores",
-        "The scores claimed are wrong: "
-        + ", ".join(
-            f"{name} {said.get(name, 0)} (the rules give {scores[name]})" for name in wrong
-        ),
+    given = tuple((name, said.get(name, 0), scores[name]) for name in wrong)
+    return Violation.later("session.scores", _scores_wrong, given)
+
+
+def _no_scoring() -> str:
+    return _("The session claims scores, but it has no scoring to count them by")
+
+
+def _scores_unfinished(number: int) -> str:
+    return _("The session claims scores, but game {number} is not finished").format(number=number)
+
+
+def _scores_wrong(given: tuple[tuple[str, int, int], ...]) -> str:
+    each = _("{name} {claimed} (the rules give {points})")
+    return _("The scores claimed are wrong: {scores}").format(
+        scores=", ".join(
+            each.format(name=name, claimed=claimed, points=points)
+            for name, claimed, points in given
+        )
     )
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.actions import Action
+from adjudicator.i18n import _, ngettext
+from adjudicator.speech import dealt_said
 
 Form = str | dict[str, Any]
 """An action as written in a record: a string, or an object (deals)."""
@@ -66,4 +68,9 @@ def summary(listed: list[Form], what: str = "") -> tuple[list[Form], str | None]
     keep = {id(f) for f in deals[:DEALS_SHOWN]}
     shown = [f for f in listed if not isinstance(f, dict) or id(f) in keep]
     more = len(deals) - DEALS_SHOWN
-    return shown, f"… and {more} more ways to deal {what or 'the cards'}"
+    said = ngettext(
+        "… and {count} more ways to deal {what}",
+        "… and {count} more ways to deal {what}",  # (as it was, for one too)
+        more,
+    )
+    return shown, said.format(count=more, what=dealt_said(what) if what else _("the cards"))

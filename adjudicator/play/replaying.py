@@ -21,6 +21,7 @@ from adjudicator.engine import phase_one_all
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import FIELDS, OVER, PHASE_ONE, State, TableView
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _
 from adjudicator.play import words
 from adjudicator.play.listing import forms
 from adjudicator.record import RecordError
@@ -213,9 +214,9 @@ def _replay(
                     out.steps.append(_step_of(state, action, bad))
                 break
         if mark == TAKEN_BACK:  # a legal (or undetermined) act the table withdrew anyway
-            note = Violation(
-                "table.taken_back", "Taken back, though legal", index, names[action.player]
-            )
+            note = Violation.later("table.taken_back", words.taken_back_though_legal)
+            note.index = index
+            note.player = names[action.player]
             note.action = action.text(names)
             note.table = TAKEN_BACK
             out.notes.append(note)
@@ -284,24 +285,24 @@ def cannot_play(state: State, action: Action) -> str | None:
     who = names[action.player]
     act = action.act
     if state.phase == OVER:
-        return "the game is already over"
+        return _("the game is already over")
     if act not in state.acts:
-        return f"these rules have no '{act}'"
+        return _("these rules have no '{act}'").format(act=act)
     if state.phase != PHASE_ONE and act in ("sluff", "take", "exchange", "set_aside", "dare"):
-        return f"phase two has no place for '{act}'"
+        return _("phase two has no place for '{act}'").format(act=act)
     if act == "deal" and state.deal is None and state.decided is None:
-        return "nothing is to be dealt now"
+        return _("nothing is to be dealt now")
     if act != "deal" and state.deal is not None:
-        return "a deal is due: nothing else can be played before it"
+        return _("a deal is due: nothing else can be played before it")
     if act in ("play", "sluff", "exchange", "set_aside"):
         if not action.cards:
-            return f"{who} names no card"
+            return _("{name} names no card").format(name=who)
         pairs = state.phase == PHASE_ONE and state.options.phase_one == "pairs"
         if pairs and act == "play" and len(action.cards) > 1:
-            return "a two-card trick takes one card from each player"
+            return _("a two-card trick takes one card from each player")
         answering = len(state.trick) % 2 and state.turn != action.player
         if pairs and act == "play" and answering and action.player == state.leader:
-            return f"{who} would answer their own lead"
+            return _("{name} would answer their own lead").format(name=who)
         hand = list(state.hands[action.player])
         hidden = state.hidden[action.player]
         for card in action.cards:
@@ -310,15 +311,20 @@ def cannot_play(state: State, action: Action) -> str | None:
             elif hidden and state.unseen[card]:
                 hidden -= 1
             else:
-                return f"{who} does not hold {card_text(card)}"
+                return _("{name} does not hold {card}").format(name=who, card=card_text(card))
     if act == "pick" and not state.trick and state.decided is None:
-        return "there is no trick to pick up"
+        return _("there is no trick to pick up")
     if act == "dare" and not state.stock:
-        return "the stock is empty"
+        return _("the stock is empty")
     if act in ("pick", "dare") and action.cards:
         moved = sorted(engine.moved_cards(state, action))
         if moved and moved != sorted(action.cards):  # a card nobody knows is named freely
-            return f"the {act} names {cards_text(action.cards)}, but it moves {cards_text(moved)}"
+            said = (
+                _("the pick names {cards}, but it moves {moved}")
+                if act == "pick"
+                else _("the dare names {cards}, but it moves {moved}")
+            )
+            return said.format(cards=cards_text(action.cards), moved=cards_text(moved))
     return None
 
 
@@ -357,12 +363,12 @@ def _as_played(state: State, action: Action, bad: Violation) -> list[Event] | No
         try:
             happened = engine.step(trial, action)
         except (AssertionError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
-            reason = "the rules give no way to go on from it"
+            reason = _("the rules give no way to go on from it")
         else:
             if _conserved(trial) != before:
-                reason = "the cards would not add up after it"
+                reason = _("the cards would not add up after it")
     if reason is not None:
-        bad.unplayable = f"It cannot stand as played: {reason}"
+        bad.unplayable = _("It cannot stand as played: {why}").format(why=reason)
         return None
     for name in FIELDS:
         setattr(state, name, getattr(trial, name))
@@ -401,9 +407,8 @@ def _halted(state: State) -> bool:
 
 def _stopped(state: State, index: int | None) -> Violation:
     """The course depends on unknown cards: where it stopped and why."""
-    return Violation(
-        "game.stopped",
-        f"The game cannot be followed further: {state.stopped}",
-        index,
-        undetermined=True,
+    stopped = Violation.later(
+        "game.stopped", words.cannot_be_followed, state.stopped, undetermined=True
     )
+    stopped.index = index
+    return stopped

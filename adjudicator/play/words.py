@@ -302,3 +302,13 @@ def irregular_words(s: Step, bad: Violation) -> str:
     return _("{said}: illegal ({rule}), {what}").format(
         said=said, rule=bad.rule, what=table_said(bad.table or "")
     )
+
+
+def taken_back_though_legal() -> str:
+    """The note on a legal action the table took back anyway (``table.taken_back``)."""
+    return _("Taken back, though legal")
+
+
+def cannot_be_followed(why: str | None) -> str:
+    """Why the game's course is followed no further (``game.stopped``): the engine's reason."""
+    return _("The game cannot be followed further: {why}").format(why=why)

@@ -29,6 +29,7 @@ from adjudicator.cards import (
     parse_suit,
 )
 from adjudicator.game import Game, Session, Start
+from adjudicator.i18n import _, ngettext
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
@@ -38,8 +39,8 @@ from adjudicator.limits import (
     too_big,
 )
 from adjudicator.record.confusables import skeleton
-from adjudicator.record.errors import RecordError, _message, _path, _validate, key, shown
-from adjudicator.record.notation import not_a_player, read_marks, reader
+from adjudicator.record.errors import RecordError, _message, _path, _validate, key, must_be, shown
+from adjudicator.record.notation import did_you_mean, not_a_player, read_marks, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -56,9 +57,16 @@ from adjudicator.rules.presets import PRESETS, find_variant
 def _not_an_object(data: Any) -> RecordError:
     if isinstance(data, list):
         records = bool(data) and isinstance(data[0], dict)
-        hint = " (one record per line: use a .jsonl file)" if records else ""
-        return RecordError("record", f"a record must be a JSON object, not an array{hint}")
-    return RecordError("record", "a record must be a JSON object")
+        if records:
+            return RecordError(
+                "record",
+                _(
+                    "a record must be a JSON object, not an array (one record per line: use a "
+                    ".jsonl file)"
+                ),
+            )
+        return RecordError("record", _("a record must be a JSON object, not an array"))
+    return RecordError("record", _("a record must be a JSON object"))
 
 
 def parse_record(data: Any) -> Record:
@@ -101,9 +109,13 @@ def _check_copies(cards: list[tuple[Card, str]], decks: int) -> Counter[Card]:
             continue
         seen[card] += 1
         if seen[card] > decks:
-            times = "once" if decks == 1 else f"{decks} times"
+            said = (
+                _("{card} is already at {place} (once per pack)")
+                if decks == 1
+                else _("{card} is already at {place} ({count} times per pack)")
+            )
             raise RecordError(
-                path, f"{card_code(card)} is already at {first[card]} ({times} per pack)"
+                path, said.format(card=card_code(card), place=first[card], count=decks)
             )
         first.setdefault(card, path)
     return seen
@@ -118,11 +130,14 @@ def _check_deck(deck: Sequence[Card], decks: int) -> None:
     if len(deck) != size:
         missing = [card_code(c) for c in FULL_PACK if seen[c] < decks]
         listed = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
-        raise RecordError(
-            "deck",
-            f"{len(deck)} cards, not a whole pack of {size}"
-            + (f": missing {listed}" if len(deck) < size and missing else ""),
-        )
+        said = ngettext(
+            "{count} cards, not a whole pack of {size}",
+            "{count} cards, not a whole pack of {size}",  # English: "1 cards", as it said
+            len(deck),
+        ).format(count=len(deck), size=size)
+        if len(deck) < size and missing:
+            said = _("{said}: missing {cards}").format(said=said, cards=listed)
+        raise RecordError("deck", said)
 
 
 def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptions:
@@ -145,17 +160,23 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         if err["type"] == "extra_forbidden":
             message = _not_an_option(str(err["loc"][0]))
         elif field is not None:
-            message = f"must be {_allowed(field)}, not {shown(err.get('input'))}"
+            message = must_be(_allowed(field), err.get("input"))
         else:
             message = _message(err)
         raise RecordError(where, message) from None
 
 
+def _more_than_the_pack(count: int) -> str:
+    return ngettext(
+        "{count} cards: more than the pack holds", "{count} cards: more than the pack holds", count
+    ).format(count=count)
+
+
 def _not_an_option(name: str) -> str:
     """An unknown option, and the close one to a misspelled name (``sequence``)."""
-    said = "is not a rule option (see 'adjudicator variants')"
+    said = _("is not a rule option (see 'adjudicator variants')")
     close = difflib.get_close_matches(name[:80], list(RuleOptions.model_fields), n=1, cutoff=0.75)
-    return f"{said}: did you mean {close[0]!r}?" if close else said
+    return did_you_mean(said, close[0]) if close else said
 
 
 def _allowed(field: FieldInfo) -> str:
@@ -164,25 +185,27 @@ def _allowed(field: FieldInfo) -> str:
     kind = field.annotation
     if get_origin(kind) is Literal:
         values = [json.dumps(v) for v in get_args(kind)]
-        return (
-            " or ".join(values) if len(values) < 3 else ", ".join(values[:-1]) + " or " + values[-1]
-        )
+        if len(values) == 1:
+            return values[0]
+        return _("{some} or {last}").format(some=", ".join(values[:-1]), last=values[-1])
     if kind is bool:
-        return "true or false"
+        return _("true or false")
     low = next((m.ge for m in field.metadata if getattr(m, "ge", None) is not None), None)
     high = next((m.le for m in field.metadata if getattr(m, "le", None) is not None), None)
     if low is not None and high is not None:
-        return f"a whole number from {low} to {high}"
+        return _("a whole number from {low} to {high}").format(low=low, high=high)
     if low is not None:
-        return f"a whole number of at least {low}"
-    return "a whole number"
+        return _("a whole number of at least {low}").format(low=low)
+    return _("a whole number")
 
 
 def _not_a_variant(name: str) -> str:
     """The variants, and the close one to a misspelled name (``pagta``: ``pagat``)."""
-    said = f"{shown(name)} is not a variant ({', '.join(PRESETS)})"
+    said = _("{name} is not a variant ({variants})").format(
+        name=shown(name), variants=", ".join(PRESETS)
+    )
     close = difflib.get_close_matches(name[:80].lower(), list(PRESETS), n=1, cutoff=0.75)
-    return f"{said}: did you mean {close[0]!r}?" if close else said
+    return did_you_mean(said, close[0]) if close else said
 
 
 def _odd_letter(name: str, other: str) -> str:
@@ -191,7 +214,9 @@ def _odd_letter(name: str, other: str) -> str:
     odd = next((ch for ch in name if ch not in other), None)
     if odd is None:
         return ""
-    return f" (with U+{ord(odd):04X} {unicodedata.name(odd, 'a character')})"
+    return " " + _("(with U+{code} {name})").format(
+        code=f"{ord(odd):04X}", name=unicodedata.name(odd, _("a character"))
+    )
 
 
 def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, int]:
@@ -199,33 +224,51 @@ def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, 
     looks: dict[str, int] = {}
     for i, name in enumerate(players):
         if name in names:
-            raise RecordError(f"players[{i}]", f"{shown(name)} is listed twice")
+            raise RecordError(f"players[{i}]", _("{name} is listed twice").format(name=shown(name)))
         names[name] = i
         seen = looks.setdefault(skeleton(name), i)
         if seen != i:
             raise RecordError(
                 f"players[{i}]",
-                f"{shown(name)}{_odd_letter(name, players[seen])} looks like "
-                f"{shown(players[seen])} (players[{seen}]): give names that cannot be "
-                "mistaken for each other",
+                _(
+                    "{name}{letter} looks like {other} ({place}): give names that cannot be "
+                    "mistaken for each other"
+                ).format(
+                    name=shown(name),
+                    letter=_odd_letter(name, players[seen]),
+                    other=shown(players[seen]),
+                    place=f"players[{seen}]",
+                ),
             )
     n = len(players)
     if not options.min_players <= n <= options.max_players:
         raise RecordError(
             "players",
-            f"{variant} is for {options.min_players}-{options.max_players} players, "
-            f"the record has {n}",
+            ngettext(
+                "{variant} is for {low}-{high} players, the record has {count}",
+                "{variant} is for {low}-{high} players, the record has {count}",
+                n,
+            ).format(variant=variant, low=options.min_players, high=options.max_players, count=n),
         )
     if not deal_layout(options, n).stock:
         raise RecordError(
             "players",
-            f"{n} players cannot each be dealt {options.hand_size} cards and leave a stock "
-            f"from {52 * options.decks} cards",
+            ngettext(
+                "{count} players cannot each be dealt {hand} cards and leave a stock from "
+                "{pack} cards",
+                "{count} players cannot each be dealt {hand} cards and leave a stock from "
+                "{pack} cards",
+                n,
+            ).format(count=n, hand=options.hand_size, pack=52 * options.decks),
         )
     if options.reserve and n != 2:
         raise RecordError(
             "options.reserve",
-            f"the avstickshög is a two-player rule; the record has {n} players",
+            ngettext(
+                "the avstickshög is a two-player rule; the record has {count} players",
+                "the avstickshög is a two-player rule; the record has {count} players",
+                n,
+            ).format(count=n),
         )
     return names
 
@@ -234,7 +277,9 @@ def _suit(text: str, path: str) -> int:
     try:
         return parse_suit(text)
     except ValueError:
-        raise RecordError(path, f"{shown(text)} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
+        raise RecordError(
+            path, _("{text} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)").format(text=shown(text))
+        ) from None
 
 
 def build_game(
@@ -281,7 +326,7 @@ def _build(
     result = record.result
     if result is not None:
         if (result.loser is None) == (result.losers is None):
-            raise RecordError("result", "give either 'loser' or 'losers'")
+            raise RecordError("result", _("give either 'loser' or 'losers'"))
         if result.losers is not None:
             several = True
             claimed = tuple(
@@ -292,9 +337,9 @@ def _build(
             claimed = (_player(names, result.loser, "result.loser"),)
     hint = _suit(record.trump, "trump") if record.trump is not None else None
     if record.deck is not None and record.start is not None:
-        raise RecordError("start", "give either 'deck' (with 'dealer') or 'start', not both")
+        raise RecordError("start", _("give either 'deck' (with 'dealer') or 'start', not both"))
     if record.deck is None and record.start is None:
-        raise RecordError("deck", "is required, or else 'start' (a position to start from)")
+        raise RecordError("deck", _("is required, or else 'start' (a position to start from)"))
     first_leader = None
     if record.first_leader is not None:
         first_leader = _player(names, record.first_leader, "first_leader")
@@ -308,8 +353,10 @@ def _build(
         if options.reserve:
             raise RecordError(
                 "options.reserve",
-                "the avstickshög is set aside from the deck before the deal: give 'deck' or "
-                "write it in start.reserve",
+                _(
+                    "the avstickshög is set aside from the deck before the deal: give 'deck' or "
+                    "write it in start.reserve"
+                ),
             )
         if record.dealer is not None:
             dealer = _player(names, record.dealer, "dealer")
@@ -360,19 +407,22 @@ def _build_deal(
     options = table.options
     n = len(table.players)
     if record.dealer is None:
-        raise RecordError("dealer", "is required with 'deck'")
+        raise RecordError("dealer", _("is required with 'deck'"))
     dealer = _player(table.names, record.dealer, "dealer")
     _check_deck(deck, options.decks)
     at = deal_layout(options, n).trump_card
     trump_card = deck[at]
     if options.trump_card == "turned_up" and trump_card == UNKNOWN:
         raise RecordError(
-            f"deck[{at}]", "the turned-up trump lies face up for everyone: write the card"
+            f"deck[{at}]", _("the turned-up trump lies face up for everyone: write the card")
         )
     hint = table.trump_hint
     if hint is not None and trump_card != UNKNOWN and trump_card // 13 != hint:
         raise RecordError(
-            "trump", f"the trump card deck[{at}] is {card_code(trump_card)}, not of that suit"
+            "trump",
+            _("the trump card {place} is {card}, not of that suit").format(
+                place=f"deck[{at}]", card=card_code(trump_card)
+            ),
         )
     left = (dealer + 1) % n
     if table.first_leader is None:
@@ -380,8 +430,9 @@ def _build_deal(
     if options.first_lead == "dealer_left" and table.first_leader != left:
         raise RecordError(
             "first_leader",
-            f"in {table.variant} the player to the dealer's left ({table.players[left]}) "
-            "leads first",
+            _("in {variant} the player to the dealer's left ({name}) leads first").format(
+                variant=table.variant, name=table.players[left]
+            ),
         )
     return dealer, table.first_leader
 
@@ -404,11 +455,11 @@ def _build_start_two(start: StartPhaseTwo, table: _Table) -> Start:
     names = table.names
     trump = _suit(start.trump, "start.trump")
     if table.trump_hint is not None and table.trump_hint != trump:
-        raise RecordError("trump", "disagrees with start.trump")
+        raise RecordError("trump", _("disagrees with start.trump"))
     hands, where = _hands(start.hands, names, "start.hands")
     _check_copies(where, table.options.decks)
     if len(where) > 52 * table.options.decks:
-        raise RecordError("start.hands", f"{len(where)} cards: more than the pack holds")
+        raise RecordError("start.hands", _more_than_the_pack(len(where)))
     built = Start(
         phase=2,
         leader=_player(names, start.leader, "start.leader"),
@@ -417,7 +468,7 @@ def _build_start_two(start: StartPhaseTwo, table: _Table) -> Start:
         written=len(where),
     )
     if table.first_leader is not None:
-        raise RecordError("first_leader", "a start position names its leader in start.leader")
+        raise RecordError("first_leader", _("a start position names its leader in start.leader"))
     return built
 
 
@@ -445,7 +496,7 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
         # card) until drawn or exchanged, then in a hand or pile; it names which card it is.
     _check_copies(where, options.decks)
     if len(where) > 52 * options.decks:
-        raise RecordError("start", f"{len(where)} cards: more than the pack holds")
+        raise RecordError("start", _more_than_the_pack(len(where)))
     dealer = None
     if start.dealer is not None:
         dealer = _player(names, start.dealer, "start.dealer")
@@ -457,42 +508,54 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
         if stock and (trump_card is not None or holder is not None):
             raise RecordError(
                 "start.trump_card",
-                "under these rules the stock's last card is the trump card: give trump_card "
-                "and trump_holder only once it has been drawn",
+                _(
+                    "under these rules the stock's last card is the trump card: give trump_card "
+                    "and trump_holder only once it has been drawn"
+                ),
             )
         if not stock and (trump_card is None or holder is None):
             raise RecordError(
                 "start.trump_card",
-                "the stock is empty, so its last card has been drawn: give trump_card and "
-                "trump_holder (who keeps it face down)",
+                _(
+                    "the stock is empty, so its last card has been drawn: give trump_card and "
+                    "trump_holder (who keeps it face down)"
+                ),
             )
     else:
         if trump_card is None:
-            what = "set aside before the deal" if kind == "set_aside" else "turned up"
-            raise RecordError("start.trump_card", f"is required: the trump card was {what}")
+            said = (
+                _("is required: the trump card was set aside before the deal")
+                if kind == "set_aside"
+                else _("is required: the trump card was turned up")
+            )
+            raise RecordError("start.trump_card", said)
         if holder is not None:
-            raise RecordError("start.trump_holder", "only for a stock's last card kept face down")
+            raise RecordError(
+                "start.trump_holder", _("only for a stock's last card kept face down")
+            )
         if kind == "turned_up" and trump_card == UNKNOWN:
             raise RecordError(
-                "start.trump_card", "the turned-up trump was shown to everyone: write the card"
+                "start.trump_card", _("the turned-up trump was shown to everyone: write the card")
             )
         if kind == "turned_up" and stock and stock[-1] != trump_card:
             two = (trump_card // 13) * 13
             if stock[-1] != two:
                 raise RecordError(
                     f"start.stock[{len(stock) - 1}]",
-                    f"the stock's last card lies face up under it: the turned-up trump "
-                    f"({card_code(trump_card)}) or, after an exchange, the two of trumps "
-                    f"({card_code(two)})",
+                    _(
+                        "the stock's last card lies face up under it: the turned-up trump "
+                        "({card}) or, after an exchange, the two of trumps ({two})"
+                    ).format(card=card_code(trump_card), two=card_code(two)),
                 )
     if stored_where and not options.set_aside_trumps:
-        raise RecordError("start.stored", "these rules store no trumps for phase two")
+        raise RecordError("start.stored", _("these rules store no trumps for phase two"))
     if reserve and n != 2:
-        raise RecordError("start.reserve", "the avstickshög is a two-player rule")
+        raise RecordError("start.reserve", _("the avstickshög is a two-player rule"))
     face_up = trump_card not in (None, UNKNOWN)
     hint = table.trump_hint
     if hint is not None and face_up and trump_card // 13 != hint:  # type: ignore[operator]
-        raise RecordError("trump", f"the trump card is {card_code(trump_card)}")  # type: ignore[arg-type]
+        said = _("the trump card is {card}").format(card=card_code(trump_card))  # type: ignore[arg-type]
+        raise RecordError("trump", said)
     _trump_agrees_with_stock(stock, options.trump_card, hint)
     built = Start(
         phase=1,
@@ -507,7 +570,7 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
         written=len(where),
     )
     if not any(hands):
-        raise RecordError("start.hands", "nobody holds a card: phase one would be over")
+        raise RecordError("start.hands", _("nobody holds a card: phase one would be over"))
     return built, dealer
 
 
@@ -520,7 +583,9 @@ def _trump_agrees_with_stock(stock: list[Card], kind: str, hint: int | None) -> 
     if last != UNKNOWN and last // 13 != hint:
         raise RecordError(
             "trump",
-            f"the trump card start.stock[{len(stock) - 1}] is {card_code(last)}, not of that suit",
+            _("the trump card {place} is {card}, not of that suit").format(
+                place=f"start.stock[{len(stock) - 1}]", card=card_code(last)
+            ),
         )
 
 
@@ -530,7 +595,7 @@ def build_session(session: SessionRecord) -> Session:
     options = _options(session.variant, session.options, len(players))
     names = _seats(session.variant, session.players, options)
     if not session.games:
-        raise RecordError("games", "a session holds at least one game")
+        raise RecordError("games", _("a session holds at least one game"))
     games = [
         build_game(
             game,
@@ -574,20 +639,23 @@ def read(source: str | Path | bytes | dict[str, Any], max_size: int = MAX_RECORD
         return source
     if isinstance(source, (bytes, bytearray)):
         if len(source) > max_size:
-            raise RecordError("", too_big("the record", max_size))
+            raise RecordError("", too_big(_("the record"), max_size))
         try:
             return loads(bytes(source).decode("utf-8"))
         except UnicodeDecodeError:
-            raise RecordError("", "the record is not UTF-8 text") from None
+            raise RecordError("", _("the record is not UTF-8 text")) from None
     if isinstance(source, list):  # type: ignore[unreachable]  # (a caller's mistake, typed or not)
         raise _not_an_object(source)
     if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
         if len(source) > max_size // 4 and len(source.encode("utf-8", "surrogatepass")) > max_size:
-            raise RecordError("", too_big("the record", max_size))
+            raise RecordError("", too_big(_("the record"), max_size))
         return loads(source)
     if not isinstance(source, (str, Path)):
         raise RecordError(
-            "", f"a record is read from a path, JSON text or a dict, not {type(source).__name__}"
+            "",
+            _("a record is read from a path, JSON text or a dict, not {kind}").format(
+                kind=type(source).__name__
+            ),
         )
     return loads(read_text(str(source), max_size))
 
@@ -602,19 +670,24 @@ def read_text(path: str, max_size: int = MAX_RECORD_SIZE) -> str:
     """
     name = printable(path[:100]) + ("..." if len(path) > 100 else "") if path else '""'
     if "\0" in path:
-        raise RecordError("", f"cannot read {name}: a file name holds no NUL character")
+        raise RecordError(
+            "", _("cannot read {name}: a file name holds no NUL character").format(name=name)
+        )
     try:
         data = read_limited(path, max_size)
     except InputError as exc:
         raise RecordError("", str(exc)) from None
     except OSError as exc:
-        raise RecordError("", f"cannot read {name}: {exc.strerror or exc}") from None
+        why = exc.strerror or str(exc)  # the system's own words
+        raise RecordError("", _("cannot read {name}: {why}").format(name=name, why=why)) from None
     except ValueError:  # a name the system cannot take: a lone surrogate, an odd encoding
-        raise RecordError("", f"cannot read {name}: not a file name this system can open") from None
+        raise RecordError(
+            "", _("cannot read {name}: not a file name this system can open").format(name=name)
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("", f"{name} is not UTF-8 text") from None
+        raise RecordError("", _("{name} is not UTF-8 text").format(name=name)) from None
 
 
 def load_record(
@@ -662,7 +735,7 @@ def _marking(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return out
     marked = _Twice(out)
     seen: set[str] = set()
-    for name, _ in pairs:
+    for name, _value in pairs:
         if name in seen:
             marked.twice = name
             break
@@ -690,20 +763,24 @@ def _not_json(exc: Exception) -> RecordError:
     """The one line for text json cannot read."""
     if isinstance(exc, json.JSONDecodeError):
         # Some of json's messages end in "starting at": do not say "at" twice.
-        at = " " if exc.msg.endswith(" at") else " at "
-        return RecordError("", f"not JSON: {exc.msg}{at}line {exc.lineno} column {exc.colno}")
+        said = (
+            _("not JSON: {why} line {line} column {column}")
+            if exc.msg.endswith(" at")
+            else _("not JSON: {why} at line {line} column {column}")
+        )  # json's own words (English), then the place in the language speaking
+        return RecordError("", said.format(why=exc.msg, line=exc.lineno, column=exc.colno))
     if isinstance(exc, RecursionError):
         # The C scanner gives up near the interpreter's recursion limit; no record nests
         # more than a few levels, so this is bad input, not a reason to stop a bulk run.
-        return RecordError("", "not a record: JSON nested too deeply to read")
+        return RecordError("", _("not a record: JSON nested too deeply to read"))
     # e.g. an integer of more than 4,300 digits
-    return RecordError("", f"not JSON: {str(exc).splitlines()[0][:80]}")
+    return RecordError("", _("not JSON: {why}").format(why=str(exc).splitlines()[0][:80]))
 
 
 def loads(text: str) -> Any:
     """json.loads with a one-line error naming line and column; a key twice is an error."""
     if not text.strip():
-        raise RecordError("", "the file is empty: there is no record in it")
+        raise RecordError("", _("the file is empty: there is no record in it"))
     try:
         return json.loads(text, object_pairs_hook=_unique)
     except _KeyTwice:
@@ -718,4 +795,4 @@ def loads(text: str) -> Any:
         where = _where_twice(marked, "")
     except RecursionError:
         where = None
-    raise RecordError(where or "record", "is written twice in one object: give each key once")
+    raise RecordError(where or "record", _("is written twice in one object: give each key once"))

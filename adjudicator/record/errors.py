@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from adjudicator.i18n import N_, _, ngettext
 from adjudicator.invalid import RecordError, shown
 
 __all__ = ["RecordError", "shown"]  # defined in adjudicator.invalid, used from here too
@@ -60,64 +61,93 @@ def _path(loc: tuple[Any, ...]) -> str:
 
 
 _MUST = {
-    "int": "a whole number",
-    "float": "a number",
-    "finite_number": "a number",
-    "string": "a string",
-    "bool": "true or false",
-    "list": "a list",
-    "tuple": "a list",
-    "set": "a list",
-    "dict": "an object",
-    "model": "an object",
-    "model_attributes": "an object",
-    "dataclass": "an object",
+    "int": N_("a whole number"),
+    "float": N_("a number"),
+    "finite_number": N_("a number"),
+    "string": N_("a string"),
+    "bool": N_("true or false"),
+    "list": N_("a list"),
+    "tuple": N_("a list"),
+    "set": N_("a list"),
+    "dict": N_("an object"),
+    "model": N_("an object"),
+    "model_attributes": N_("an object"),
+    "dataclass": N_("an object"),
     "none_required": "null",
 }
 """What a value must be, by the start of pydantic's error type (``int_parsing``,
-``dict_type``): the record's words, never the library's ("Input should be ...")."""
+``dict_type``): the record's words, never the library's ("Input should be ..."); in the
+language speaking (``null`` is JSON's own word)."""
+
+_BOUNDS = (
+    ("ge", N_("at least {bound}")),
+    ("gt", N_("more than {bound}")),
+    ("le", N_("at most {bound}")),
+    ("lt", N_("less than {bound}")),
+)
+
+
+def _length(kind: str, many: Any) -> str:
+    """``at least 1 items long``: English keeps its plural for one, as it always said."""
+    count = many if isinstance(many, int) else 0
+    if kind == "string_too_short":
+        words = ngettext(
+            "at least {count} characters long", "at least {count} characters long", count
+        )
+    elif kind == "string_too_long":
+        words = ngettext(
+            "at most {count} characters long", "at most {count} characters long", count
+        )
+    elif kind == "too_short":
+        words = ngettext("at least {count} items long", "at least {count} items long", count)
+    else:
+        words = ngettext("at most {count} items long", "at most {count} items long", count)
+    return words.format(count=many)
 
 
 def _must(kind: str, ctx: dict[str, Any]) -> str:
     """What pydantic's error ``kind`` (with its ``ctx``) asks for, in the format's words."""
     if kind == "literal_error":
-        return str(ctx.get("expected", ""))  # pydantic's "'a', 'b' or 'c'" reads as English
-    for bound, word in (
-        ("ge", "at least"),
-        ("gt", "more than"),
-        ("le", "at most"),
-        ("lt", "less than"),
-    ):
+        # pydantic's "'a', 'b' or 'c'": the values as written, the "or" in the language
+        return str(ctx.get("expected", "")).replace("' or '", "'" + _(" or ") + "'")
+    for bound, words in _BOUNDS:
         if bound in ctx:
-            return f"{word} {ctx[bound]}"
+            return _(words).format(bound=ctx[bound])
     if kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
-        many = ctx.get("min_length") if kind.endswith("short") else ctx.get("max_length")
-        what = "characters" if kind.startswith("string") else "items"
-        return f"{'at least' if kind.endswith('short') else 'at most'} {many} {what} long"
+        return _length(
+            kind, ctx.get("min_length") if kind.endswith("short") else ctx.get("max_length")
+        )
     for start, must in _MUST.items():
         if kind.startswith(start):
-            return must
-    return "of another type (see docs/record-format.md)"
+            return _(must) if must != "null" else must
+    return _("of another type (see docs/record-format.md)")
+
+
+def must_be(what: str, given: Any) -> str:
+    """``must be a whole number, not 'x'``: what a value must be, and the value given."""
+    return _("must be {what}, not {given}").format(what=what, given=shown(given))
 
 
 def _message(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     given = err.get("input")
     if kind == "missing":
-        return "is required"
+        return _("is required")
     if kind == "extra_forbidden":
-        return "is not a field of this place in the record format"
+        return _("is not a field of this place in the record format")
     if kind == "literal_error" and err["loc"][-1:] == ("phase",):
-        return f"must be 1 or 2 (phase one or phase two), not {shown(given)}"
+        return _("must be 1 or 2 (phase one or phase two), not {given}").format(given=shown(given))
     if kind == "string_pattern_mismatch":
-        return f"{shown(given)} is not a player name (1-40 printable characters, no spaces)"
+        return _("{value} is not a player name (1-40 printable characters, no spaces)").format(
+            value=shown(given)
+        )
     if kind in ("value_error", "assertion_error"):
         error = err.get("ctx", {}).get("error")
         if isinstance(error, RecordError):
             return error.message
         text = " ".join(str(error).split())  # one line, whatever a value held
         return text if len(text) <= 200 else text[:197] + "..."
-    return f"must be {_must(kind, err.get('ctx') or {})}, not {shown(given)}"
+    return must_be(_must(kind, err.get("ctx") or {}), given)
 
 
 def _where(err: Mapping[str, Any]) -> str:
@@ -134,7 +164,7 @@ def _validate(model: type[BaseModel], data: Any) -> Any:
         err = exc.errors(include_url=False)[0]
         raise RecordError(_where(err), _message(err)) from None
     except RecursionError:
-        raise RecordError("", "not a record: nested too deeply to read") from None
+        raise RecordError("", _("not a record: nested too deeply to read")) from None
 
 
 def _validate_at(model: type[BaseModel], data: Any, prefix: str) -> Any:

@@ -24,13 +24,14 @@ from typing import Any
 
 from adjudicator.actions import ACTS, CARD_SEP, RECEIVER_SEP, Action
 from adjudicator.cards import PARSE, UNKNOWN, UNKNOWN_TEXT, Card
+from adjudicator.i18n import N_, _
 from adjudicator.record.errors import RecordError, key, shown
 
 CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
 """Every spelling of a card (upper case), and ``??``."""
 
 _ACTS = {act: act for act in ACTS}
-NO_UNKNOWN = "'??' is not allowed here: an action names the cards it uses"
+NO_UNKNOWN = N_("'??' is not allowed here: an action names the cards it uses")
 SHAPE = "'<player> <act> [card ...]'"
 
 TAKEN_BACK = "taken back"
@@ -49,7 +50,10 @@ def split_mark(text: str, path: str = "") -> tuple[str, str | None]:
     mark = " ".join(mark.split())
     if mark not in MARKS:
         raise RecordError(
-            path, f"{mark[:40]!r} is not what a table did ('-- taken back' or '-- stands')"
+            path,
+            _("{mark} is not what a table did ('-- taken back' or '-- stands')").format(
+                mark=repr(mark[:40])
+            ),
         )
     return body, mark
 
@@ -62,12 +66,27 @@ def marked(text: str, mark: str | None) -> str:
 # --- cards --------------------------------------------------------------------------
 
 
+def not_a_card(value: Any) -> str:
+    """``'ZZ' is not a card``, in the language speaking."""
+    return _("{value} is not a card").format(value=shown(value))
+
+
+def not_a_slot(value: Any) -> str:
+    """The same where ``??`` (a card nobody knows) may stand."""
+    return _("{value} is not a card (or '??' for an unknown card)").format(value=shown(value))
+
+
+def did_you_mean(said: str, close: str) -> str:
+    """``said``, then the name close to a misspelled one (``...: did you mean 'pagat'?``)."""
+    return _("{said}: did you mean {close}?").format(said=said, close=repr(close))
+
+
 def _words(value: Any, path: str) -> Any:
     """A list of card strings, or one string of them separated by spaces, as a list."""
     if isinstance(value, str):
         return value.split()
     if not isinstance(value, list):
-        raise RecordError(path, "must be a list of cards, or one string of cards")
+        raise RecordError(path, _("must be a list of cards, or one string of cards"))
     return value
 
 
@@ -78,7 +97,7 @@ def read_cards(value: Any, path: str = "") -> tuple[Card, ...]:
         card = CARDS.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None or card == UNKNOWN:
             raise RecordError(
-                f"{path}[{i}]", NO_UNKNOWN if card == UNKNOWN else f"{shown(code)} is not a card"
+                f"{path}[{i}]", _(NO_UNKNOWN) if card == UNKNOWN else not_a_card(code)
             )
         out.append(card)
     return tuple(out)
@@ -101,10 +120,7 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
         if card is None:
             card = CARDS.get(token.strip().upper()) if isinstance(token, str) else None
             if card is None:
-                raise RecordError(
-                    f"{path}[{i}]",
-                    f"{shown(token)} is not a card (or '??' for an unknown card)",
-                )
+                raise RecordError(f"{path}[{i}]", not_a_slot(token))
         out.append(card)
     return tuple(out)
 
@@ -115,13 +131,17 @@ def read_deck(value: Any, path: str = "") -> tuple[Card, ...]:
 def not_a_player(name: Any, players: Iterable[str]) -> str:
     """``'anna' is not one of the players (did you mean 'Anna'?)``: names are exact, but a
     name that differs in case, or by a letter or two, is pointed at."""
-    said = f"{shown(name)} is not one of the players"
+    said = _("{name} is not one of the players").format(name=shown(name))
     if not isinstance(name, str) or len(name) > 80:
         return said
     known = list(players)
     close = [p for p in known if p.casefold() == name.casefold()]
     close = close or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
-    return f"{said} (did you mean {shown(close[0])}?)" if close else said
+    if not close:
+        return said
+    return _("{name} is not one of the players (did you mean {close}?)").format(
+        name=shown(name), close=shown(close[0])
+    )
 
 
 def _seat(names: Mapping[str, int], name: str, path: str) -> int:
@@ -137,9 +157,9 @@ def act_of(act: str, path: str) -> str:
     found = _ACTS.get(act) or _ACTS.get(act.lower())
     if found is not None:
         return found  # the one string object per act: the engine compares acts by it
-    said = f"{shown(act)} is not an act ({', '.join(ACTS)})"
+    said = _("{act} is not an act ({acts})").format(act=shown(act), acts=", ".join(ACTS))
     close = difflib.get_close_matches(act.lower()[:80], ACTS, n=1, cutoff=0.7)
-    raise RecordError(path, f"{said}: did you mean {close[0]!r}?" if close else said)
+    raise RecordError(path, did_you_mean(said, close[0]) if close else said)
 
 
 def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple[Any, ...]:
@@ -151,12 +171,14 @@ def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple
         if not sep or not receiver:
             raise RecordError(
                 path,
-                f"{shown(word)} is not '<receiver>:<card>,<card>...': a deal says what each "
-                "receiver got",
+                _(
+                    "{word} is not '<receiver>:<card>,<card>...': a deal says what each "
+                    "receiver got"
+                ).format(word=shown(word)),
             )
         where = key(f"{path}.to", receiver)
         if receiver in seen:
-            raise RecordError(where, "is written twice: name each receiver once")
+            raise RecordError(where, _("is written twice: name each receiver once"))
         seen.add(receiver)
         cards = read_cards(codes.split(CARD_SEP) if codes else [], where)
         to.append((_seat(names, receiver, where), cards))
@@ -170,7 +192,7 @@ def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
         text = split_mark(text, path)[0]
     words = text.split()
     if len(words) < 2:
-        raise RecordError(path, f"{shown(text)} is not {SHAPE}")
+        raise RecordError(path, _("{text} is not {shape}").format(text=shown(text), shape=SHAPE))
     player, act, rest = words[0], act_of(words[1], path), words[2:]
     if act == "deal":
         to = _deal_to(rest, names, path)
@@ -186,14 +208,14 @@ def read_object(entry: Any, names: Mapping[str, int], path: str = "") -> Action:
     to: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if act == "deal":
         if entry.cards:
-            raise RecordError(f"{path}.cards", "a deal names its cards under 'to', not 'cards'")
+            raise RecordError(f"{path}.cards", _("a deal names its cards under 'to', not 'cards'"))
         if entry.to is None:
-            raise RecordError(f"{path}.to", "a deal must say what each receiver got")
+            raise RecordError(f"{path}.to", _("a deal must say what each receiver got"))
         to = tuple(
             (_seat(names, name, key(f"{path}.to", name)), cards) for name, cards in entry.to.items()
         )
     elif entry.to is not None:
-        raise RecordError(f"{path}.to", "only a deal has 'to'")
+        raise RecordError(f"{path}.to", _("only a deal has 'to'"))
     return Action(who, act, entry.cards, to)
 
 

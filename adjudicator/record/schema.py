@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
+from adjudicator.i18n import N_, _
 from adjudicator.record.errors import (
     RecordError,
     _message,
@@ -38,7 +39,7 @@ from adjudicator.record.errors import (
     key,
     shown,
 )
-from adjudicator.record.notation import read_cards, read_deck
+from adjudicator.record.notation import NO_UNKNOWN, not_a_card, not_a_slot, read_cards, read_deck
 from adjudicator.rules.presets import PRESETS
 
 FORMAT = "skitgubbe-record/1"
@@ -111,10 +112,10 @@ def _first_bad_each(value: Any, read: Callable[[Any], Any]) -> Any:
 
 def _card(value: Any) -> Any:
     if isinstance(value, str) and value.strip() == UNKNOWN_TEXT:
-        raise RecordError("", "'??' is not allowed here: an action names the cards it uses")
+        raise RecordError("", _(NO_UNKNOWN))
     card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
     if card is None:
-        raise RecordError("", f"{shown(value)} is not a card")
+        raise RecordError("", not_a_card(value))
     return card_code(card)
 
 
@@ -123,7 +124,7 @@ def _slot(value: Any) -> Any:
         return UNKNOWN_TEXT
     card = PARSE.get(value.strip().upper()) if isinstance(value, str) else None
     if card is None:
-        raise RecordError("", f"{shown(value)} is not a card (or '??' for an unknown card)")
+        raise RecordError("", not_a_slot(value))
     return card_code(card)
 
 
@@ -190,11 +191,15 @@ def _to(value: Any) -> dict[str, tuple[Card, ...]] | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise RecordError("", "must be an object: each receiver and the cards they got")
+        raise RecordError("", _("must be an object: each receiver and the cards they got"))
     return {name: read_cards(cards, key("", name)) for name, cards in value.items()}
 
 
-_HIDDEN = {"Cc": "a control character", "Cf": "a format character", "Cs": "a lone surrogate"}
+_HIDDEN = {
+    "Cc": N_("a control character"),
+    "Cf": N_("a format character"),
+    "Cs": N_("a lone surrogate"),
+}
 """Unicode categories a name may not hold: they print as nothing, or move or hide other
 text (``Anna\u202etxt.exe`` prints as ``Annaexe.txt``), so two names could look alike."""
 
@@ -207,8 +212,10 @@ def _printable_name(name: str) -> str:
         if what is not None:
             raise RecordError(
                 "",
-                f"{shown(name)} is not a player name: it holds U+{ord(ch):04X}, {what} "
-                "(bidi control, zero-width or control characters hide or reorder text)",
+                _(
+                    "{name} is not a player name: it holds U+{code}, {what} (bidi control, "
+                    "zero-width or control characters hide or reorder text)"
+                ).format(name=shown(name), code=f"{ord(ch):04X}", what=_(what)),
             )
     return name
 
@@ -278,7 +285,7 @@ def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | Ac
         if not set(kinds) <= {str, dict}:
             for index, entry in enumerate(value):
                 if not isinstance(entry, (str, dict)):
-                    raise RecordError(f"[{index}]", NOT_AN_ACTION)
+                    raise RecordError(f"[{index}]", _(NOT_AN_ACTION))
         if kinds.count(dict) > FEW:  # each validated alone: the first bad one ends it
             for index, entry in enumerate(value):
                 if isinstance(entry, dict):
@@ -288,19 +295,19 @@ def _actions(value: Any, handler: ValidatorFunctionWrapHandler) -> list[str | Ac
     except ValidationError:
         pass
     if not isinstance(value, list):
-        raise RecordError("", "must be a list of actions")
+        raise RecordError("", _("must be a list of actions"))
     for index, entry in enumerate(value):
         if isinstance(entry, dict):
             _validate_at(ActionObject, entry, f"[{index}]")
         elif type(entry) is not str:
-            raise RecordError(f"[{index}]", NOT_AN_ACTION)
+            raise RecordError(f"[{index}]", _(NOT_AN_ACTION))
     raise AssertionError(f"pydantic refused actions the notation accepts: {value!r:.200}")
 
 
 ONE_CALL = 4096
 """Actions that pydantic checks in one call whatever they hold (a game as played has a
 few hundred): a longer list that is not all strings is gone through first."""
-NOT_AN_ACTION = "an action is a string ('Anna play 7H') or an object"
+NOT_AN_ACTION = N_("an action is a string ('Anna play 7H') or an object")
 
 
 Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]

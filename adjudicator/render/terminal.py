@@ -20,8 +20,9 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_SYMBOLS, Card, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _, ngettext, pgettext
-from adjudicator.play import legal, listing
+from adjudicator.i18n import N_, _, ngettext, pgettext
+from adjudicator.i18n import number as grouped
+from adjudicator.play import listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
@@ -31,8 +32,6 @@ from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
 RED_SUITS = {1, 2}
-UNSEEN_SHOWN = 16
-"""Actions with unseen cards listed by ``legal`` before the rest are counted."""
 PHASE_HEADS = {
     PHASE_ONE: lambda: _("Phase one"),
     2: lambda: _("Phase two"),
@@ -221,8 +220,11 @@ Source = str | tuple[str, int]
 """A record as the user named it (``games.jsonl:3``), or a session and one of its games."""
 
 
-def legal_hint(source: Source | None, index: int, game: int | None = None) -> str:
-    """How to list the legal actions at ``index``, as a command to run as printed.
+def legal_hint(
+    source: Source | None, index: int, game: int | None = None, there: bool = False
+) -> str:
+    """How to list the legal actions at ``index``, as a command to run as printed
+    (``there``: "... lists what was legal there", where no list of them came before).
 
     ``source`` is the record as the user named it (``games.jsonl:3``); standard
     input cannot be read twice, so for ``-`` the hint says to save the record first.
@@ -230,15 +232,19 @@ def legal_hint(source: Source | None, index: int, game: int | None = None) -> st
     if isinstance(source, tuple):
         source, game = source
     where = f" --at {index}" + (f" --game {game}" if game is not None else "")
-    if source is None:
-        return _("{command} lists them").format(command=f"'adjudicator legal FILE{where}'")
-    if source == "-" or source.startswith("-:"):
-        return _("save the record as FILE: {command} lists them").format(
-            command=f"'adjudicator legal FILE{where}'"
+    if source is None or source == "-" or source.startswith("-:"):
+        command = f"'adjudicator legal FILE{where}'"
+    else:
+        command = f"'adjudicator legal {_shell_word(source)}{where}'"
+    if source is not None and (source == "-" or source.startswith("-:")):
+        said = (
+            _("save the record as FILE: {command} lists what was legal there")
+            if there
+            else _("save the record as FILE: {command} lists them")
         )
-    return _("{command} lists them").format(
-        command=f"'adjudicator legal {_shell_word(source)}{where}'"
-    )
+    else:
+        said = _("{command} lists what was legal there") if there else _("{command} lists them")
+    return said.format(command=command)
 
 
 def _shell_word(word: str) -> str:
@@ -310,12 +316,7 @@ def violation(
                 ).format(count=v.with_unseen, listing=hint)
             )
         elif v.to_act is not None and v.player is not None:
-            lines.append(
-                "\n  "
-                + _("legal instead: none, {name} had no legal {act} there").format(
-                    name=v.player, act=_act_word(v)
-                )
-            )
+            lines.append("\n  " + _none_legal(v).format(name=v.player))
             lines.append_text(
                 alternatives(
                     listing.unique(v.alternatives),
@@ -355,18 +356,34 @@ def _cut(action: str) -> str:
     if len(action) <= QUOTED_ACTION:
         return action
     return f"{action[:QUOTED_ACTION]}… " + ngettext(
-        "({count:,} character)", "({count:,} characters)", len(action)
-    ).format(count=len(action))
+        "({count} character)", "({count} characters)", len(action)
+    ).format(count=grouped(len(action)))
 
 
-def _act_word(v: Violation) -> str:
-    """The act of the refused action (``sluff`` in ``Bo sluff 7C``), else ``action``."""
+NONE_LEGAL = {
+    "play": N_("legal instead: none, {name} had no legal play there"),
+    "dare": N_("legal instead: none, {name} had no legal dare there"),
+    "sluff": N_("legal instead: none, {name} had no legal sluff there"),
+    "pick": N_("legal instead: none, {name} had no legal pick there"),
+    "deal": N_("legal instead: none, {name} had no legal deal there"),
+    "take": N_("legal instead: none, {name} had no legal take there"),
+    "exchange": N_("legal instead: none, {name} had no legal exchange there"),
+    "set_aside": N_("legal instead: none, {name} had no legal set aside there"),
+}
+"""``legal instead: none`` by the act of the refused action: a whole sentence for each, so
+that a translation names the act in its own words (English names the act itself)."""
+
+
+def _none_legal(v: Violation) -> str:
+    """``legal instead: none, {name} had no legal sluff there`` for ``Bo sluff 7C`` (by its
+    act), else ``... no legal action there``; in the language speaking."""
     head = f"{v.player} "
     if v.action and v.action.startswith(head):
         rest = v.action[len(head) :].split()
-        if rest and rest[0].replace("_", "").isalpha():
-            return rest[0].lower().replace("_", " ")
-    return _("action")
+        said = NONE_LEGAL.get(rest[0].lower()) if rest else None
+        if said is not None:
+            return _(said)
+    return _("legal instead: none, {name} had no legal action there")
 
 
 def _with_alternatives(v: Violation, kept: list[listing.Form]) -> Violation:
@@ -592,7 +609,13 @@ def replay_parts(
         if shown:
             parts.append(step(shown[0], viewer, source))
         else:
-            parts.append(Text(f"Action {at} was never reached: action {first_bad} is illegal."))
+            parts.append(
+                Text(
+                    _("Action {at} was never reached: action {bad} is illegal.").format(
+                        at=at, bad=first_bad
+                    )
+                )
+            )
             parts.append(
                 step(report.steps[-1], viewer, source) if report.steps else start(report, viewer)
             )
@@ -606,79 +629,14 @@ def replay_parts(
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:
-        note = f"Stopped before the end (shown up to action {end} of 0-{report.actions - 1})"
+        note = _("Stopped before the end (shown up to action {end} of 0-{last})").format(
+            end=end, last=report.actions - 1
+        )
         if first_bad is not None and first_bad > end:
-            note += f"; the record is illegal at action {first_bad}"
-        parts.append(Text(note + ". The verdict on the whole record:", style="dim"))
+            note += _("; the record is illegal at action {number}").format(number=first_bad)
+        parts.append(Text(note + _(". The verdict on the whole record:"), style="dim"))
     parts.append(verdict(label, report, viewer, source))
     return parts
-
-
-def _listed(listed: list[str]) -> list[Text]:
-    """A long list of actions on one line, the rest counted."""
-    out = [Text("  " + ", ".join(listed[:UNSEEN_SHOWN]))]
-    if len(listed) > UNSEEN_SHOWN:
-        out.append(Text(f"  … and {len(listed) - UNSEEN_SHOWN} more", style="dim"))
-    return out
-
-
-def position(label: str, where: legal.Position) -> RenderableType:
-    """``legal``: where in the record, the table there, and the legal actions one per line."""
-    state = where.state
-    head = Text(f"{label} · ", style="bold cyan")
-    if where.at == where.actions:
-        head.append(f"after the last action ({where.actions} applied)", style="bold cyan")
-    else:
-        head.append(
-            f"before action {where.at} ({where.at} of {where.actions} actions applied)",
-            style="bold cyan",
-        )
-    parts: list[RenderableType] = [head, table(state.view())]
-    if state.finished:
-        said = losers_text(state.names, state.losers)
-        parts.append(Text(f"The game is over ({said}): no action may follow."))
-        return Group(*parts)
-    if state.stopped is not None:
-        parts.append(Text(f"The game cannot be followed here: {state.stopped}.", style="yellow"))
-        return Group(*parts)
-    shown, more = listing.summary(where.legal, where.deal_what)
-    movers = " or ".join(where.movers) or "nobody"
-    parts.append(Text(f"Legal actions ({len(where.legal)}), {movers} to act:", style="bold"))
-    for form in shown:
-        parts.append(Text("  " + listing.show(form)))
-    if more:
-        parts.append(Text("  " + more, style="dim"))
-    if where.with_unseen:
-        parts.append(
-            Text(
-                f"With a card nobody has seen, also legal ({len(where.with_unseen)}):",
-                style="bold",
-            )
-        )
-        parts.extend(_listed([listing.show(f) for f in where.with_unseen]))
-    if where.with_unseen_unless:
-        reasons: dict[str, list[str]] = {}
-        for form, note in where.with_unseen_unless:
-            reasons.setdefault(note.message, []).append(listing.show(form))
-        for reason, listed in reasons.items():
-            why = reason[0].lower() + reason[1:]
-            parts.append(
-                Text(
-                    f"With a card nobody has seen, legal if the hidden cards allow it "
-                    f"({len(listed)}) — {why}:",
-                    style="bold yellow",
-                )
-            )
-            parts.extend(_listed(listed))
-    if any(isinstance(f, dict) for f in where.legal):
-        parts.append(
-            Text(
-                "  The shuffle decides who gets which card: these deals are examples; any deal "
-                "of the same cards to the same players in the shares the rule gives is legal.",
-                style="dim",
-            )
-        )
-    return Group(*parts)
 
 
 # --- variants (``adjudicator variants``) --------------------------------------------

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, model_serializer
 
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import pgettext
+from adjudicator.i18n import ngettext, pgettext
 from adjudicator.play import legal as legal_module
 from adjudicator.play.adjudicate import (
     Report,
@@ -244,6 +244,19 @@ def check_text(
 
 
 # --- positions ----------------------------------------------------------------------
+
+
+def positions_said(actions: int) -> str:
+    """The positions a record of ``actions`` actions has, for an ``--at`` / ``at`` out of
+    range: ``the record has positions 0-3 (before each of its 3 actions, and after the
+    last)``."""
+    return ngettext(
+        "the record has positions 0-{last} (before each of its {count} actions, and after the "
+        "last)",
+        "the record has positions 0-{last} (before each of its {count} actions, and after the "
+        "last)",
+        actions,
+    ).format(last=actions, count=actions)
 
 
 class UnseenNote(Out):

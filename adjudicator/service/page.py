@@ -21,6 +21,7 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
 from adjudicator.engine.violations import Violation
+from adjudicator.i18n import _, ngettext
 from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
 from adjudicator.play import words as words_of
@@ -66,7 +67,7 @@ def check_raw_line(raw: bytes, number: int, label: str = STDIN_LABEL) -> dict[st
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        error = f"line {number} is not UTF-8 text"
+        error = _("line {number} is not UTF-8 text").format(number=number)
         return service.Verdict.invalid(label, error, number).model_dump(mode="json")
     return service.check_text(text, label, number).model_dump(mode="json")
 
@@ -83,11 +84,7 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
         document = played[-1]
     game = document
     if at is not None and not 0 <= at <= len(game.actions):
-        raise BadInput(
-            f"at {at}: the record has positions 0-{len(game.actions)} "
-            f"(before each of its {len(game.actions)} actions, and after the last)",
-            400,
-        )
+        raise BadInput(f"at {at}: " + service.positions_said(len(game.actions)), 400)
     try:
         where = legal.position(game, at)
     except RecordError as exc:
@@ -95,9 +92,10 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
     except legal.Unreachable as exc:
         v = exc.violation
         raise BadInput(
-            f"{label}: action {v.index} is illegal, so the game never reached position "
-            f"{at if at is not None else len(game.actions)}; legal at {v.index} lists what "
-            "was legal there",
+            _(
+                "{label}: action {number} is illegal, so the game never reached position "
+                "{at}; legal at {number} lists what was legal there"
+            ).format(label=label, number=v.index, at=at if at is not None else len(game.actions)),
             409,
             {"violation": _violation_json(v)},
         ) from None
@@ -279,15 +277,23 @@ def _replayed(text: str, viewers: list[str | None], label: str) -> tuple[Game, R
     document = _document(text)
     if isinstance(document, Session):
         raise BadInput(
-            f"{label} is a session of {len(document.games)} games: the page replays one game; "
-            "'adjudicator check' checks a session",
+            ngettext(
+                "{label} is a session of {count} games: the page replays one game; "
+                "'adjudicator check' checks a session",
+                "{label} is a session of {count} games: the page replays one game; "
+                "'adjudicator check' checks a session",
+                len(document.games),
+            ).format(label=label, count=len(document.games)),
             400,
         )
     game = document
     for viewer in viewers:
         if viewer is not None and viewer not in game.players:
             raise BadInput(
-                f"as {viewer}: not a player of the record ({', '.join(game.players)})", 400
+                _("as {viewer}: not a player of the record ({players})").format(
+                    viewer=viewer, players=", ".join(game.players)
+                ),
+                400,
             )
     try:
         report = adjudicate(game, steps=True)
@@ -363,7 +369,9 @@ def replay_steps(
     game, report = _replayed(text, [viewer], label)
     total = len(report.steps)
     if not 0 <= start <= total:
-        raise BadInput(f"from {start}: the replay has steps 0-{total}", 400)
+        raise BadInput(
+            _("from {start}: the replay has steps 0-{total}").format(start=start, total=total), 400
+        )
     head = _head(game, report, viewer, label, _next(game, report))
     return head, total, (_step(report.steps[k], viewer) for k in range(start, total))
 
@@ -534,7 +542,7 @@ def packed_replays(
             if key != "seats" and (change := _diff(before[key], value)) is not _SAME:
                 rest[key] = change
         by_viewer: dict[str | None, Any] = {}
-        for viewer in (None, "", *(name for name, _, _ in changes.values())):
+        for viewer in (None, "", *(name for name, _seen, _unseen in changes.values())):
             seats = {}
             for i, (name, seen, unseen) in changes.items():
                 patch = seen if viewer is None or name == viewer else unseen
@@ -704,7 +712,10 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
     """
     document = _document(text)
     if not isinstance(document, Session):
-        raise BadInput(f"{label}: one game, not a session ('/api/replay' replays it)", 400)
+        raise BadInput(
+            _("{label}: one game, not a session ('/api/replay' replays it)").format(label=label),
+            400,
+        )
     try:
         report = adjudicate_session(document)
     except RecordError as exc:

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from adjudicator import i18n
+from adjudicator.i18n import _
 from adjudicator.invalid import cut
 from adjudicator.service import page
 
@@ -33,7 +34,7 @@ def _error(status: int, message: str, **more: Any) -> Answer:
 def _text(body: str | None) -> str:
     """The record text of a POST, or BadInput as the server words it."""
     if body is None or not body.strip():
-        raise page.BadInput("body: empty; send one record as JSON", 400)
+        raise page.BadInput(_("body: empty; send one record as JSON"), 400)
     return body
 
 
