@@ -520,3 +520,27 @@ def test_the_loser_is_named_by_the_games_word(
     for other, word in elsewhere.items():
         assert word in verdict("--lang", other) and said not in verdict("--lang", other)
     assert ", loser " in verdict()
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣"),
+        ("sv", "Cai försöker slå 7♦ 8♦ 9♦ med 8♣ 9♣"),
+        ("fi", "Cai yrittää kaataa pelatun 7♦ 8♦ 9♦ kortilla 8♣ 9♣"),
+        ("nb", "Cai prøver å stikke 7♦ 8♦ 9♦ med 8♣ 9♣"),
+    ],
+)
+def test_a_refused_play_reads_as_an_attempt_in_each_language(code: str, said: str) -> None:
+    """Not the action as written ("Cai försöker: Cai play 8C 9C"), found by a stranger:
+    the act said as tried, in the language's own sentence."""
+    result = CliRunner().invoke(
+        main, ["replay", "--lang", code, "--step", "2", "-"], input=json.dumps(DISPUTE)
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines()[0] == f"[2] {said}"
+    from adjudicator.service import page
+
+    with i18n.speaking(code):
+        steps = page.replay(json.dumps(DISPUTE), None)["steps"]
+    assert steps[-1]["words"] == said  # the page says it as the command line does

@@ -270,16 +270,58 @@ def _base_form(verb: str) -> str:
     return verb
 
 
-def attempt(words: str, player: str, action: str) -> str:
+def _tried(act: ev.Event, names: Sequence[str]) -> str | None:
+    """A rejected act in the language speaking, as an attempt (``Bo försöker slå 9♥ med
+    7♥``): one sentence per act, for the acts a table disputes; None for the others."""
+    if isinstance(act, ev.Played):
+        name, cards = names[act.player], cards_text(act.cards)
+        if act.how == "lead":
+            return _("{name} tries to lead {cards}").format(name=name, cards=cards)
+        if act.how == "beat":
+            return _("{name} tries to beat {top} with {cards}").format(
+                name=name, top=cards_text(act.against), cards=cards
+            )
+        if act.how == "to":
+            return _("{name} tries to play {cards} to {card}").format(
+                name=name, cards=cards, card=card_text(act.against[0])
+            )
+        return _("{name} tries to play {cards}").format(name=name, cards=cards) + _tail(act.how)
+    if isinstance(act, ev.Dared) and act.how != "to":
+        if act.card is None:
+            return _("{name} tries to dare").format(name=names[act.player]) + _tail(act.how)
+        return _("{name} tries to dare and turn {card}").format(
+            name=names[act.player], card=card_text(act.card)
+        ) + _tail(act.how)
+    if isinstance(act, ev.Picked) and act.phase != 1:
+        if act.cards is None:
+            return _("{name} tries to pick up").format(name=names[act.player])
+        return _("{name} tries to pick up {cards}").format(
+            name=names[act.player], cards=cards_text(act.cards)
+        )
+    return None
+
+
+def attempt(
+    words: str,
+    player: str,
+    action: str,
+    happened: Sequence[ev.Event] = (),
+    names: Sequence[str] = (),
+) -> str:
     """The narration of a rejected action as an attempt: ``Bo tries to beat 9♥ with 7♥``.
 
     The narration says what the action would do, in the present tense
     ("Bo beats 9♥ with 7♥"), which reads as if it happened; the verbs become
     "tries to beat", "tries to dare and turn".  Narration of another shape
-    falls back to the action as written: ``Bo tries: Bo play 7H``.
+    falls back to the action as written: ``Bo tries: Bo play 7H``.  In another
+    language the act itself (``happened``) is said as an attempt, sentence by
+    sentence, since its grammar is not English's.
     """
-    if language() != "en":  # the verbs below are English grammar; the narration would read
-        # as done ("Finn slår 5♠ med 9♠"), so the attempt is the action as written
+    if language() != "en":
+        act = next((e for e in happened if isinstance(e, ev.Act)), None)
+        tried = _tried(act, names) if act is not None else None
+        if tried is not None:
+            return tried
         return _("{player} tries this: {words}").format(player=player, words=action)
     head = f"{player} "
     rest = words[len(head) :].split(" ") if words.startswith(head) else []
@@ -298,7 +340,7 @@ def irregular_words(s: Step, bad: Violation) -> str:
     (phase2.beat), taken back" (or "..., stands": the attempt was let stand)."""
     if bad.rule == "table.taken_back":
         return _("{words}: taken back, though legal").format(words=s.words or s.action)
-    said = attempt(s.words, bad.player or "", s.action)
+    said = attempt(s.words, bad.player or "", s.action, s.happened, s.table.names)
     return _("{said}: illegal ({rule}), {what}").format(
         said=said, rule=bad.rule, what=table_said(bad.table or "")
     )

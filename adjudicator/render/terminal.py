@@ -420,7 +420,9 @@ def step(s: Step, viewer: str | None = None, source: Source | None = None) -> Re
         return _irregular_step(s, bad, title, viewer)
     if s.violation is not None:
         player = s.violation.player or ""
-        title.append(attempt(s.words, player, s.action), style="bold red")
+        title.append(
+            attempt(s.words, player, s.action, s.happened, s.table.names), style="bold red"
+        )
         what = s.table.deal.what if s.table.deal is not None else ""
         return Group(title, violation(s.violation, what, viewer, source), table(s.table, viewer))
     title.append(s.words, style="bold")

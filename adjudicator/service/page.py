@@ -253,7 +253,7 @@ def _said(s: Step) -> dict[str, Any]:
     if bad is not None and bad.table is not None and bad.unplayable is None:
         words = words_of.irregular_words(s, bad)  # "..., taken back", as replay says
     elif bad is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
-        words = words_of.attempt(words, bad.player or "", s.action)
+        words = words_of.attempt(words, bad.player or "", s.action, s.happened, s.table.names)
     return {
         "index": s.index,
         "action": listed_form(s.action),
