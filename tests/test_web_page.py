@@ -963,3 +963,31 @@ def test_a_decision_marks_the_disputed_action_not_the_records_last(
             break
         page.wait_for_timeout(50)
     assert address_record(page)["actions"] == actions
+
+
+def test_the_reason_comes_into_view_when_a_play_is_ruled_illegal(page: Page, base: str) -> None:
+    """After 'Enter this action' at the foot of the page, the rule and the reason stand in
+    view below the sticky replay bar (a stranger's screenshot showed them under it; the
+    page now scrolls them there whenever they are not)."""
+    ready(
+        page, base + "/" + link({**README_DISPUTE, "actions": ["Anna play 6D", "Bo play 7D 8D 9D"]})
+    )
+    page.wait_for_selector("#steps li >> nth=1")
+    page.locator("#else summary").click()
+    page.select_option("#else-player", "Cai")
+    page.get_by_role("button", name="8C", exact=True).click()
+    page.get_by_role("button", name="9C", exact=True).click()
+    go = page.get_by_role("button", name="Enter this action")
+    page.evaluate("scrollTo(0, document.body.scrollHeight)")  # the form at the foot of the page
+    go.evaluate("b => b.click()")  # tapped where it is, no scrolling by the test's driver
+    page.wait_for_selector("#ruling .violation")
+    page.wait_for_timeout(100)  # the scroll is instant, after the drawing
+    rule = page.locator("#ruling .violation .rule").first.bounding_box()
+    bar = page.locator("#replay-bar").bounding_box()
+    assert rule is not None and bar is not None
+    height = page.evaluate("innerHeight")
+    assert bar["y"] + bar["height"] <= rule["y"] and rule["y"] + rule["height"] <= height, (
+        rule,
+        bar,
+        height,
+    )

@@ -597,7 +597,19 @@ async function undo() {
 async function play(form, anchor = null) {
   page.lastTapAt = performance.now();
   $("undo-about").textContent = "";
-  return change(withActions([...page.record.actions, form]), formText(form), anchor || $("legal"));
+  const done = await change(withActions([...page.record.actions, form]), formText(form), anchor || $("legal"));
+  if (done) showRuling();
+  return done;
+}
+
+// A play just entered was ruled illegal: the ruling's first lines (the rule and why) come
+// into view under the sticky replay bar; the finger was below, at the legal actions.
+function showRuling() {
+  const card = $("ruling").querySelector(".violation");
+  if (!card) return;
+  const under = $("replay-bar").getBoundingClientRect().height + 8;
+  const top = card.getBoundingClientRect().top;
+  if (top < under || top > innerHeight / 2) window.scrollBy({ top: top - under, behavior: "instant" });
 }
 
 // What the table did about an irregular action: the record keeps it, marked (the record
