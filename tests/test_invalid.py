@@ -57,6 +57,16 @@ CASES: list[tuple[str, str, str]] = [
         "actions[0].player",
     ),
     ("not a card", json.dumps(deck_record(DECK, ["Anna play ZZ"])), "'ZZ' is not a card"),
+    (  # the format: a play's cards are required (a stranger's play without them was illegal)
+        "a play object without cards",
+        json.dumps({**GOOD_START, "actions": [{"player": "Anna", "act": "play"}]}),
+        "actions[0].cards: is required: a play names the cards played",
+    ),
+    (
+        "a sluff object without cards",
+        json.dumps({**GOOD_START, "actions": [{"player": "Anna", "act": "sluff"}]}),
+        "actions[0].cards: is required: a sluff names the cards added",
+    ),
     (
         "not a card in an object",
         json.dumps(deck_record(DECK, [{"player": "Anna", "act": "play", "cards": ["2S", "1H"]}])),
@@ -237,3 +247,14 @@ def test_a_deeply_nested_line_does_not_stop_a_bulk_run(jobs: str, tmp_path: Path
     assert exc is None and code == 2
     statuses = [json.loads(line)["status"] for line in out.splitlines()]
     assert statuses == ["legal", "invalid", "legal"]
+
+
+def test_a_play_that_writes_no_cards_is_illegal_not_invalid(tmp_path: Path) -> None:
+    """``"cards": []`` is written: the record is well formed and the play breaks
+    ``play.count``; only a missing ``cards`` field makes it invalid."""
+    path = tmp_path / "record.json"
+    action = {"player": "Anna", "act": "play", "cards": []}
+    path.write_text(json.dumps({**GOOD_START, "actions": [action]}), encoding="utf-8")
+    code, out, _, exc = run("check", str(path))
+    assert (exc, code) == (None, 1)
+    assert "rule play.count: Anna names no card to play" in out

@@ -26,6 +26,7 @@ from pydantic import (
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_validator,
 )
 
 from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
@@ -247,6 +248,18 @@ class ActionObject(BaseModel):
         description="what the table did about the action: withdrew it ('taken back') or let "
         "it stand ('stands')",
     )
+
+    @model_validator(mode="after")
+    def _cards_named(self) -> ActionObject:
+        """A play or a sluff without a ``cards`` field is a record missing a required field
+        (invalid), as the format says; ``"cards": []`` is written, and breaks
+        ``play.count`` (illegal)."""
+        if "cards" not in self.model_fields_set:
+            if self.act == "play":
+                raise RecordError("cards", _("is required: a play names the cards played"))
+            if self.act == "sluff":
+                raise RecordError("cards", _("is required: a sluff names the cards added"))
+        return self
 
 
 ActionText = Annotated[
