@@ -455,6 +455,8 @@ def test_player_names_stay_exact_but_the_close_one_is_named(record: dict[str, An
     )
     record["actions"][0] = "Anne play 3C"
     assert error(record).endswith("(did you mean 'Anna'?)")
+    record["actions"][0] = "Caj play 3C"  # a short name a letter off (a stranger's Ewa)
+    assert error(record).endswith("(did you mean 'Cai'?)")
     record["actions"][0] = "Zed play 3C"
     assert error(record) == "actions[0].player: 'Zed' is not one of the players"
     record["actions"][0] = "Anna play 3C"

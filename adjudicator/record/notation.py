@@ -136,7 +136,7 @@ def not_a_player(name: Any, players: Iterable[str]) -> str:
         return said
     known = list(players)
     close = [p for p in known if p.casefold() == name.casefold()]
-    close = close or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    close = close or difflib.get_close_matches(name, known, n=1, cutoff=0.6)  # Ewa: Eva
     if not close:
         return said
     return _("{name} is not one of the players (did you mean {close}?)").format(
