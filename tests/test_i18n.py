@@ -544,3 +544,13 @@ def test_a_refused_play_reads_as_an_attempt_in_each_language(code: str, said: st
     with i18n.speaking(code):
         steps = page.replay(json.dumps(DISPUTE), None)["steps"]
     assert steps[-1]["words"] == said  # the page says it as the command line does
+
+
+def test_every_presets_word_for_its_loser_has_its_lines() -> None:
+    """The word is the presets' data (docs/glossary.md); each one is said in every language."""
+    from adjudicator.render import losers
+    from adjudicator.rules.presets import PRESETS
+
+    words = {p.loser_word for p in PRESETS.values()} - {None}
+    assert words == {"skitgubbe", "koira", "mattis"}
+    assert words <= losers._LOSER_LINES.keys()

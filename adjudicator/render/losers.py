@@ -11,16 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from adjudicator.i18n import _, pgettext
-
-GAME_LOSERS = {
-    "pagat": "skitgubbe",
-    "helmfrid": "skitgubbe",
-    "koira": "koira",
-    "mattis": "mattis",
-    "atlanta": "mattis",
-}
-"""The word a preset's game has for its loser (docs/glossary.md): the presets' data, kept
-here beside the words it chooses until the presets carry it."""
+from adjudicator.rules.presets import PRESETS
 
 _LOSER_LINES: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
     "skitgubbe": (
@@ -45,7 +36,8 @@ def one_loser(variant: str, as_played: bool) -> str:
     """The outcome of a game of ``variant`` with one loser: ``finished, loser {names}``
     (``as played`` when the record's irregularities were followed), said in the language
     speaking now, by the game's word for its loser where that language has one."""
-    word = GAME_LOSERS.get(variant)
+    preset = PRESETS.get(variant)
+    word = preset.loser_word if preset is not None else None
     if word is not None:
         return _LOSER_LINES[word][as_played]()
     return _("finished, loser {names} as played") if as_played else _("finished, loser {names}")

@@ -31,6 +31,9 @@ class Preset:
     """Option changes for player counts ``(low, high)``, both included."""
     cites: dict[str, str] = field(default_factory=dict)
     """Where the preset's own text states each option's value (``variants NAME`` shows it)."""
+    loser_word: str | None = None
+    """The game's own word for its loser (docs/glossary.md): ``skitgubbe``, ``koira``,
+    ``mattis``; a table speaking that game's language names the loser by it."""
     _made: dict[int, RuleOptions] = field(default_factory=dict, repr=False, compare=False)
     """options_for's answers: RuleOptions are frozen, and a bulk check asks for the same few
     thousands of times (validating a changed set of options is a pydantic model's work)."""
@@ -149,12 +152,14 @@ PRESETS: dict[str, Preset] = {
     for p in (
         Preset(
             name="pagat",
+            loser_word="skitgubbe",
             title=N_("Basic Skitgubbe: two-card tricks, then beat or pick up single cards"),
             source="pagat.com, 'Skitgubbe' (the main description); the summary",
             options=RuleOptions(),
         ),
         Preset(
             name="helmfrid",
+            loser_word="skitgubbe",
             title=N_(
                 "Skitgubbe with everyone playing to each trick (Helmfrid): one to three "
                 "cards of a rank, sluffing once, low cards to short hands; runs in phase two, "
@@ -177,6 +182,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="mattis",
+            loser_word="mattis",
             title=N_(
                 "Norwegian Mattis: everyone plays, ties played off from hand or stock, no "
                 "sluffing; runs in phase two, the lowest play picked up; Blåmattis. No player "
@@ -195,6 +201,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="koira",
+            loser_word="koira",
             title=N_(
                 "Finnish Koira: everyone plays, players without cards skipped until all "
                 "are played, an unplayable tie shared out; runs in phase two, the lowest play "
@@ -213,6 +220,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="atlanta",
+            loser_word="mattis",
             title=N_(
                 "The Atlanta variation of Mattis: three players, compulsory ties, one sluff "
                 "of losing ranks, the dreck to hands under six; joined runs picked up from the "
