@@ -196,9 +196,11 @@ def test_unknown_paths_are_json_404() -> None:
 def test_a_query_of_the_wrong_type_is_one_line() -> None:
     answer = client.post("/api/legal", params={"at": "two"}, json=DISPUTE)
     assert answer.status_code == 422
-    assert answer.json() == {
-        "error": "at: Input should be a valid integer, unable to parse string as an integer"
-    }
+    assert answer.json() == {"error": "at: must be a whole number, not 'two'"}
+    finnish = client.post("/api/legal", params={"at": "two", "lang": "fi"}, json=DISPUTE)
+    assert finnish.status_code == 422
+    assert finnish.json()["error"].startswith("at: ") and "'two'" in finnish.json()["error"]
+    assert finnish.json()["error"] != answer.json()["error"]  # the project's words, translated
 
 
 def test_variants_and_explain() -> None:

@@ -50,9 +50,14 @@ def _at(query: dict[str, list[str]], name: str = "at") -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise page.BadInput(
-            f"{name}: Input should be a valid integer, unable to parse string as an integer", 422
-        ) from None
+        raise page.BadInput(not_a_number(name, raw), 422) from None
+
+
+def not_a_number(name: str, given: object) -> str:
+    """The one line for a query value that is no whole number (``at=two``), in the
+    project's words and the request's language, not the parser's."""
+    shown = repr(given) if len(repr(given)) <= 40 else repr(given)[:37] + "..."
+    return _("{name}: must be a whole number, not {given}").format(name=name, given=shown)
 
 
 def _check(query: dict[str, list[str]], body: str | None) -> Answer:

@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from adjudicator.i18n import _
 from adjudicator.invalid import cut
 from adjudicator.service import page as calls
 from adjudicator.service import routes
@@ -363,7 +364,10 @@ async def _bad_input(request: Request, exc: calls.BadInput) -> JSONResponse:
 async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
     first = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body"))
-    return _error(422, f"{where or 'request'}: {first.get('msg', 'not valid')}")
+    if first.get("type") in ("int_parsing", "int_type", "int_from_float"):
+        return _error(422, routes.not_a_number(where, first.get("input")))
+    said = _("{where}: not a value this request takes")
+    return _error(422, said.format(where=where or "request"))
 
 
 @app.exception_handler(StarletteHTTPException)
