@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import DISPUTE
+from conftest import DISPUTE, PACK
 
 from adjudicator import Table, limits
 from adjudicator.cards import card_code, card_text, parse_card, parse_suit
@@ -44,6 +44,35 @@ def test_bad_input_is_record_error(call: Any, given: Any) -> None:
     with pytest.raises(RecordError) as caught:
         call(given)
     assert "\n" not in str(caught.value) and len(str(caught.value)) <= MESSAGE_MAX
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"a": 1}, "options.a: is not a rule option"),
+        ({"sequences": "four"}, "options.sequences: 'four' is not a value this option takes"),
+        ({"min_players": 5, "max_players": 3}, "options: min_players (5) is above max_players (3)"),
+    ],
+)
+def test_rule_options_refuse_in_the_projects_error(options: dict[str, Any], said: str) -> None:
+    """``RuleOptions(a=1)`` raised pydantic's ValidationError; a record's options keep the
+    record layer's fuller words (each option's allowed values) all the same."""
+    from adjudicator.rules.options import RuleOptions
+
+    with pytest.raises(RecordError) as caught:
+        RuleOptions(**options)
+    assert str(caught.value) == said
+    record = {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "players": ["Anna", "Bo", "Cai"],
+        "options": {"sequences": "four"},
+        "deck": list(PACK),
+        "actions": [],
+    }
+    with pytest.raises(RecordError) as whole:
+        load_record(json.dumps(record))
+    assert str(whole.value).startswith("options.sequences: must be ")
 
 
 @pytest.mark.parametrize("size", [None, 0, -1, 1.5, "64", True, 10**30])

@@ -50,7 +50,7 @@ from adjudicator.record.schema import (
     StartPhaseTwo,
 )
 from adjudicator.rules.deal import deal_layout
-from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.options import OptionsError, RuleOptions
 from adjudicator.rules.presets import PRESETS, find_variant
 
 
@@ -155,6 +155,9 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         return RuleOptions.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
+        inner = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
+        if isinstance(inner, OptionsError):  # raised by RuleOptions.__init__: pydantic's own
+            err = inner.validation.errors(include_url=False)[0]
         where = _path(("options", *err["loc"]))
         field = RuleOptions.model_fields.get(str(err["loc"][0])) if err["loc"] else None
         if err["type"] == "extra_forbidden":

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from adjudicator.i18n import N_, _
+from adjudicator.invalid import RecordError
 
 ALL_PLAYERS_ONLY: dict[str, object] = {
     "multi_card_plays": False,
@@ -52,10 +53,38 @@ def described(description: str | None) -> str:
     return _(description) if description else ""
 
 
+class OptionsError(RecordError):
+    """Rule options that cannot be: the project's one error for bad input (``RecordError``),
+    ``options.NAME: ...``.  pydantic's own report stays as :attr:`validation`, for the
+    record layer's fuller words (each option's allowed values)."""
+
+    def __init__(self, validation: ValidationError) -> None:
+        err = validation.errors(include_url=False)[0]
+        where = ".".join(["options", *(str(p) for p in err["loc"])])
+        if err["type"] == "extra_forbidden":
+            said = _("is not a rule option")
+        elif err["type"] == "value_error":
+            said = str(err.get("ctx", {}).get("error", err["msg"]))
+        else:
+            said = _("{value} is not a value this option takes").format(
+                value=repr(err.get("input"))[:80]
+            )
+        super().__init__(where, said)
+        self.validation = validation
+
+
 class RuleOptions(BaseModel):
     """The rule choices of one variant.  Every field is enforced by the engine."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def __init__(self, **options: object) -> None:
+        """Options by name; a name or a value the rules do not have raises
+        :class:`OptionsError` (a ``RecordError``), never pydantic's own error."""
+        try:
+            super().__init__(**options)
+        except ValidationError as exc:
+            raise OptionsError(exc) from None
 
     # --- the table -----------------------------------------------------------
     min_players: int = Field(
