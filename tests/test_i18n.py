@@ -554,3 +554,10 @@ def test_every_presets_word_for_its_loser_has_its_lines() -> None:
     words = {p.loser_word for p in PRESETS.values()} - {None}
     assert words == {"skitgubbe", "koira", "mattis"}
     assert words <= losers._LOSER_LINES.keys()
+
+
+@pytest.mark.parametrize(("code", "head"), [("en", "Game 0"), ("sv", "Parti 0"), ("fi", "Peli 0")])
+def test_a_sessions_games_are_headed_in_the_language(code: str, head: str) -> None:
+    sample = Path(__file__).parent.parent / "sample_games" / "goat_session_3_games.json"
+    result = CliRunner().invoke(main, ["replay", "--lang", code, str(sample)])
+    assert result.output.splitlines()[0] == head

@@ -568,13 +568,12 @@ def _replay_session(
     except RecordError as exc:
         _invalid(label, exc)
     for number, report in enumerate(whole.games):
-        out.print(Text(f"Game {number}", style="bold magenta"))
+        out.print(Text(_("Game {number}").format(number=number), style="bold magenta"))
+        game = _("{file} game {number}").format(file=label, number=number)
         if report.start is None:  # not replayed: its first leader is wrong
-            out.print(render.verdict(f"{label} game {number}", report, source=label))
+            out.print(render.verdict(game, report, source=label))
         else:
-            parts = render.replay_parts(
-                f"{label} game {number}", report, viewer=viewer, source=label
-            )
+            parts = render.replay_parts(game, report, viewer=viewer, source=label)
             for part in parts:
                 out.print(part)
         out.print()
