@@ -219,23 +219,30 @@ def test_every_sample_is_checked_in_the_browser_as_check_json(
     assert legal["file"] == "-" and "Bo play 7D 8D 9D" in json.dumps(legal)
 
 
+def offline_dispute(context: BrowserContext, server: subprocess.Popen[bytes], origin: str) -> Page:
+    """Visit once, cut the network, stop the server, then open the README's dispute link:
+    the page as a table gets it with no network, its ruling drawn."""
+    first = context.new_page()
+    first.goto(origin + "/")
+    started(first)
+    first.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    first.close()
+    context.set_offline(True)
+    server.terminate()
+    server.wait(10)
+    page = context.new_page()
+    page.goto(origin + "/" + link(readme_dispute()))
+    started(page)
+    page.wait_for_selector("#ruling .violation", timeout=START)
+    return page
+
+
 def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
     folder: Path, browser: Browser
 ) -> None:
     """Once visited, the page opens and judges with the network cut and the server stopped."""
     with static_server(folder) as (origin, server), phone(browser, origin) as (context, outside):
-        first = context.new_page()
-        first.goto(origin + "/")
-        started(first)
-        first.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-        first.close()
-        context.set_offline(True)
-        server.terminate()
-        server.wait(10)
-        page = context.new_page()
-        page.goto(origin + "/" + link(readme_dispute()))
-        started(page)
-        page.wait_for_selector("#ruling .violation", timeout=START)
+        page = offline_dispute(context, server, origin)
         ruling = page.locator("#ruling").inner_text()
         legal = page.locator("#ruling ul.alternatives .form").evaluate_all(
             "fs => fs.map(f => f.getAttribute('aria-label') || f.textContent.trim())"
@@ -259,18 +266,7 @@ def test_a_swedish_phone_gets_the_ruling_in_swedish_offline(folder: Path, browse
         static_server(folder) as (origin, server),
         phone(browser, origin, "sv-SE") as (context, outside),
     ):
-        first = context.new_page()
-        first.goto(origin + "/")
-        started(first)
-        first.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-        first.close()
-        context.set_offline(True)
-        server.terminate()
-        server.wait(10)
-        page = context.new_page()
-        page.goto(origin + "/" + link(readme_dispute()))
-        started(page)
-        page.wait_for_selector("#ruling .violation", timeout=START)
+        page = offline_dispute(context, server, origin)
         ruling = page.locator("#ruling").inner_text()
     assert "phase2.beat" in ruling
     assert "8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller trumf (♠)" in ruling
