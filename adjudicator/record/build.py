@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args, get_origin
 
-from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from adjudicator.cards import (
@@ -152,12 +151,9 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
         if name not in RuleOptions.model_fields:
             raise RecordError(_path(("options", name)), _not_an_option(str(name)))
     try:
-        return RuleOptions.model_validate({**base.model_dump(), **overrides})
-    except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        inner = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
-        if isinstance(inner, OptionsError):  # raised by RuleOptions.__init__: pydantic's own
-            err = inner.validation.errors(include_url=False)[0]
+        return RuleOptions(**{**base.model_dump(), **overrides})
+    except OptionsError as exc:  # its words for a record: pydantic's report, kept in it
+        err = exc.validation.errors(include_url=False)[0]
         where = _path(("options", *err["loc"]))
         field = RuleOptions.model_fields.get(str(err["loc"][0])) if err["loc"] else None
         if err["type"] == "extra_forbidden":

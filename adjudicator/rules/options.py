@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from adjudicator.i18n import N_, _
-from adjudicator.invalid import RecordError
+from adjudicator.invalid import RecordError, shown
 
 ALL_PLAYERS_ONLY: dict[str, object] = {
     "multi_card_plays": False,
@@ -67,7 +67,7 @@ class OptionsError(RecordError):
             said = str(err.get("ctx", {}).get("error", err["msg"]))
         else:
             said = _("{value} is not a value this option takes").format(
-                value=repr(err.get("input"))[:80]
+                value=shown(err.get("input"))
             )
         super().__init__(where, said)
         self.validation = validation
