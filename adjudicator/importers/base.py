@@ -1,0 +1,39 @@
+"""What every importer yields: one game of a foreign log, as a record or as the reason it is none.
+
+An importer is a module with ``NAME`` (the format's name on the command line),
+``TITLE`` (one line for ``import --list``) and ``read(source, options) ->
+Iterator[Imported]``: one :class:`Imported` a game, in the source's order, never
+raising for a broken game (the error is the game's), so that a batch goes on past
+it; ``--strict`` stops at the first error, which is the caller's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """What a person may say about a source: each importer reads the fields it needs."""
+
+    names: tuple[str, ...] = ()
+    """Player names in seat order, instead of the source's own ids (``--names``)."""
+    rules: str = "app"
+    """``app``: the app's own rules, as far as the options say them; ``text``: the text's."""
+    game: str | None = None
+    """One game of a source that holds many (``--game``); None: every game."""
+    extra: Mapping[str, str] = field(default_factory=dict)
+    """Options a plug-in format defines for itself."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One game read from a source: ``record`` (a ``skitgubbe-record/1`` document as a
+    dict), or ``error``, one line naming the place in the source (``events[41]: ...``)."""
+
+    name: str
+    """Where the game is: ``FILE#gameId`` (or ``FILE`` for a source of one game)."""
+    record: dict[str, Any] | None = None
+    error: str | None = None
