@@ -108,10 +108,11 @@ def test_one_empty_argument_fails_the_run_but_the_others_are_checked(tmp_path: P
 
 
 def test_a_step_before_an_illegal_action_ends_with_the_records_verdict() -> None:
-    code, out, _ = run("replay", "--step", "0", sample("illegal_phase2_beat.json"))
+    code, out, _ = run("replay", "--step", "1", sample("illegal_phase2_beat.json"))
     assert code == 1
     tail = out[out.index("Stopped before the end") :]
-    assert "the record is illegal at action 1" in tail
+    assert "Stopped before the end (shown up to action 1 of 2)" in tail
+    assert "the record is illegal at action 2" in tail
     assert ": illegal · pagat, 3 players, 1 of 2 actions applied" in tail
     assert ": legal" not in out
 
@@ -127,7 +128,7 @@ def test_to_on_a_finished_game_says_finished() -> None:
 
 def test_a_rejected_action_reads_as_an_attempt() -> None:
     _, out, _ = run("replay", sample("illegal_phase2_beat.json"))
-    assert "[1] B tries to beat 9♥ with 7♥" in out
+    assert "[2] B tries to beat 9♥ with 7♥" in out
     assert "B beats 9♥" not in out
 
 
@@ -174,9 +175,10 @@ def test_a_json_array_of_records_points_to_json_lines(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", ["check", "replay", "legal"])
-def test_help_says_actions_count_from_zero(command: str) -> None:
+def test_help_says_actions_count_from_one(command: str) -> None:
     _, out, _ = run(command, "--help")
-    assert "from 0" in " ".join(out.split())
+    assert "from 1" in " ".join(out.split())
+    assert "count from 0" not in " ".join(out.split())
 
 
 # --- 3. legal -----------------------------------------------------------------------
@@ -198,10 +200,10 @@ def test_legal_after_the_last_action_by_default(tmp_path: Path) -> None:
 
 
 def test_legal_at_n_is_what_could_replace_action_n() -> None:
-    code, out, _ = run("legal", "--at", "1", "--json", sample("illegal_phase2_beat.json"))
+    code, out, _ = run("legal", "--at", "2", "--json", sample("illegal_phase2_beat.json"))
     assert code == 0
     listing = json.loads(out)
-    assert listing["at"] == 1 and listing["to_move"] == ["B"]
+    assert listing["at"] == 1 and listing["to_move"] == ["B"]  # JSON counts from 0
     assert listing["legal"] == ["B pick"]
     assert listing["with_unseen"] == []
     # the same list as the violation's "legal instead"
@@ -216,10 +218,10 @@ def paste(record: dict[str, Any], at: int, action: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("name", "at"),
     [
-        ("illegal_phase2_beat.json", 1),
-        ("illegal_deal_shares.json", 45),
+        ("illegal_phase2_beat.json", 2),
+        ("illegal_deal_shares.json", 46),
         ("illegal_phase1_sluff_rank.json", None),
-        ("helmfrid_3p_full.json", 30),
+        ("helmfrid_3p_full.json", 31),
         ("koira_pagat_seven_player_tie.json", None),
     ],
 )
@@ -230,7 +232,7 @@ def test_every_listed_action_pastes_back_as_legal(name: str, at: int | None) -> 
     code, out, _ = run(*args)
     if code == 1:  # the record is illegal before the end: list at its violation instead
         _, checked, _ = run("check", "--json", sample(name))
-        at = json.loads(checked)["violations"][0]["index"]
+        at = json.loads(checked)["violations"][0]["index"] + 1  # --at counts from 1
         code, out, _ = run("legal", "--json", "--at", str(at), sample(name))
     assert code == 0
     listing = json.loads(out)
@@ -244,13 +246,13 @@ def test_every_listed_action_pastes_back_as_legal(name: str, at: int | None) -> 
 
 
 def test_many_deals_are_summed_up_with_their_count() -> None:
-    code, out, _ = run("legal", "--at", "45", sample("illegal_deal_shares.json"))
+    code, out, _ = run("legal", "--at", "46", sample("illegal_deal_shares.json"))
     assert code == 0
     deals = [line for line in out.splitlines() if line.strip().startswith('{"player"')]
     assert len(deals) == 3
     assert "… and 3 more ways to deal the low cards" in out
     assert "these deals are examples" in " ".join(out.split())
-    _, listed, _ = run("legal", "--json", "--at", "45", sample("illegal_deal_shares.json"))
+    _, listed, _ = run("legal", "--json", "--at", "46", sample("illegal_deal_shares.json"))
     assert len(json.loads(listed)["legal"]) == 6
 
 
@@ -265,14 +267,38 @@ def test_legal_past_an_illegal_action_says_where_it_stopped() -> None:
     code, out, _ = run("legal", sample("illegal_phase2_beat.json"))
     assert code == 1
     path = sample("illegal_phase2_beat.json")
-    assert "action 1 is illegal" in out
-    assert f"'adjudicator legal {path} --at 1' lists what was legal there" in out
+    assert "action 2 is illegal, so the game never got past it" in out
+    assert f"'adjudicator legal {path} --at 2' lists what was legal there" in out
+
+
+def test_legal_json_errors_are_json() -> None:
+    """Under --json every error is one JSON object on stdout, the plain line's words."""
+    path = sample("illegal_phase2_beat.json")
+    code, out, _ = run("legal", "--json", path)
+    error = json.loads(out)
+    assert code == 1 and error["status"] == "illegal"
+    assert error["error"] == f"{path}: action 2 is illegal, so the game never got past it"
+    assert error["violation"]["index"] == 1 and error["violation"]["rule"] == "phase2.beat"
+    code, out, err = run("legal", "--json", "--at", "9", path)
+    assert code == 2 and err == ""
+    assert json.loads(out) == {
+        "error": "--at 9: the record has 2 actions: --at 1 is before the first, --at 3 after "
+        "the last",
+        "status": "error",
+    }
+    code, out, _ = run("legal", "--json", "-", stdin="{")
+    error = json.loads(out)
+    assert code == 2 and error["status"] == "invalid" and error["file"] == "-"
+    assert error["error"].startswith("-: ")
 
 
 def test_legal_at_out_of_range_is_refused() -> None:
-    code, _, err = run("legal", "--at", "3", sample("illegal_phase2_beat.json"))
+    code, _, err = run("legal", "--at", "4", sample("illegal_phase2_beat.json"))
     assert code == 2
-    assert "--at 3: the record has positions 0-2" in one_line(err)
+    assert "--at 4: the record has 2 actions: --at 1 is before the first, --at 3 after" in (
+        one_line(err)
+    )
+    assert run("legal", "--at", "0", sample("illegal_phase2_beat.json"))[0] == 2
 
 
 def test_legal_at_the_end_of_a_finished_game() -> None:
@@ -302,7 +328,7 @@ def test_explain_every_rule_id(rule: str) -> None:
 
 def test_explain_shows_the_sample_breaking_the_rule() -> None:
     _, out, _ = run("explain", "phase2.beat")
-    assert "action 1: B play 7H (phase2.beat): 7♥ does not beat 9♥" in out
+    assert "action 2: B play 7H (phase2.beat): 7♥ does not beat 9♥" in out
 
 
 @pytest.mark.parametrize("option", list(RuleOptions.model_fields))
@@ -358,7 +384,7 @@ def test_empty_stdin_is_an_error() -> None:
 def test_replay_and_legal_read_stdin() -> None:
     code, out, _ = run("replay", "-", stdin=json.dumps(BAD))
     assert code == 1 and "-: illegal" in out
-    code, out, _ = run("legal", "--at", "1", "-", stdin=json.dumps(BAD))
+    code, out, _ = run("legal", "--at", "2", "-", stdin=json.dumps(BAD))
     assert code == 0 and "Bo pick" in out
 
 
@@ -379,7 +405,7 @@ def test_file_line_names_one_record_as_check_prints_it(tmp_path: Path) -> None:
     assert f"{label}: illegal" in checked
     code, out, _ = run("replay", label)
     assert code == 1 and f"{label}: illegal" in out
-    code, out, _ = run("legal", "--at", "1", label)
+    code, out, _ = run("legal", "--at", "2", label)
     assert code == 0 and "Bo pick" in out
     code, out, _ = run("replay", f"{path}:2")
     assert code == 2 and "no record on line 2" in out
@@ -428,6 +454,6 @@ def test_interactive_needs_a_file_not_stdin() -> None:
     assert "--interactive reads keys from the terminal" in one_line(err)
 
 
-def test_the_group_help_says_actions_count_from_zero() -> None:
+def test_the_group_help_says_actions_count_from_one() -> None:
     _, out, _ = run("--help")
-    assert "numbered from 0" in " ".join(out.split())
+    assert "Actions are counted from 1" in " ".join(out.split())

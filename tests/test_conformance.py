@@ -305,14 +305,16 @@ def test_clone_copies_every_slot() -> None:
 def test_perft_command(tmp_path: Path) -> None:
     runner = CliRunner()
     game = str(ROOT / "sample_games" / "mas_3p_full.json")
-    result = runner.invoke(main, ["perft", game, "--at", "0", "--depth", "3"])
+    result = runner.invoke(main, ["perft", game, "--at", "1", "--depth", "3"])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["depth 1: 5", "depth 2: 18", "depth 3: 72"]
-    divided = runner.invoke(main, ["perft", game, "--at", "0", "--depth", "2", "--divide"])
+    divided = runner.invoke(main, ["perft", game, "--at", "1", "--depth", "2", "--divide"])
     assert divided.stdout.splitlines()[-1] == "total at depth 2: 18"
     far = runner.invoke(main, ["perft", game, "--at", "999", "--depth", "2"])
     assert far.exit_code == 2
-    assert far.output.strip() == "--at 999: the record has positions 0-128"
+    assert far.output.strip() == (
+        "--at 999: the record has 128 actions: --at 1 is before the first, --at 129 after the last"
+    )
 
 
 def test_perft_on_a_game_of_a_session() -> None:
@@ -322,7 +324,7 @@ def test_perft_on_a_game_of_a_session() -> None:
     state = legal.position(session.games[1], 0).state
     counts = perft.perft(state, 2)
     result = CliRunner().invoke(
-        main, ["perft", str(path), "--game", "1", "--at", "0", "--depth", "2"]
+        main, ["perft", str(path), "--game", "1", "--at", "1", "--depth", "2"]
     )
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [f"depth {d}: {c}" for d, c in enumerate(counts, 1)]

@@ -53,9 +53,9 @@ def test_the_ruling_frames_the_violation_in_red() -> None:
     report = adjudicate(document_from_text(text), steps=True)
     console = export.draw(export.ruling("x.json", report))
     plain = console.export_text(clear=False)
-    assert "Before action 1:" in plain
+    assert "Before action 2:" in plain
     assert "the action in question" in plain
-    assert "✗ illegal action 1: B play 7H" in plain
+    assert "✗ illegal action 2: B play 7H" in plain
     styled = console.export_text(styles=True)
     assert "\x1b[" in styled  # in colour
     page = console.export_html(clear=False)
@@ -69,11 +69,11 @@ def test_step_chooses_the_action_in_question(
     target = tmp_path / "r.html"
     result = CliRunner().invoke(
         main,
-        ["replay", "--step", "0", "--html", str(target), "sample_games/illegal_phase2_beat.json"],
+        ["replay", "--step", "1", "--html", str(target), "sample_games/illegal_phase2_beat.json"],
     )
     assert result.exit_code == 1
     page = target.read_text(encoding="utf-8")
-    assert json.loads(_embedded(page))["at"] == 0
+    assert json.loads(_embedded(page))["at"] == 0  # --step 1 is the first action, index 0
 
 
 def test_an_unwritable_target_is_one_line(tmp_path: Path) -> None:

@@ -223,7 +223,7 @@ def test_english_stays_the_readme() -> None:
             "sv",
             [
                 "otillåtet · helmfrid, 3 spelare",
-                "✗ otillåtet drag 2: Cai play 8C 9C",
+                "✗ otillåtet drag 3: Cai play 8C 9C",
                 "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller "
                 "trumf (♠)",
                 "tillåtet i stället: Cai play 3S, Cai play QD, Cai pick",
@@ -233,7 +233,7 @@ def test_english_stays_the_readme() -> None:
             "fi",
             [
                 "sääntöjenvastainen · helmfrid, 3 pelaajaa",
-                "✗ sääntöjenvastainen siirto 2: Cai play 8C 9C",
+                "✗ sääntöjenvastainen siirto 3: Cai play 8C 9C",
                 "sääntö phase2.beat: 8♣ 9♣ ei kaada",
                 "valtti (♠)",
                 "sallittua sen sijaan: Cai play 3S, Cai play QD, Cai pick",
@@ -243,7 +243,7 @@ def test_english_stays_the_readme() -> None:
             "nb",
             [
                 "ulovlig · helmfrid, 3 spillere",
-                "✗ ulovlig trekk 2: Cai play 8C 9C",
+                "✗ ulovlig trekk 3: Cai play 8C 9C",
                 "regel phase2.beat: 8♣ 9♣ stikker ikke 7♦ 8♦ 9♦: det trengs en høyere ruter eller "
                 "trumf (♠)",
                 "lovlig i stedet: Cai play 3S, Cai play QD, Cai pick",
@@ -263,10 +263,10 @@ def test_the_ruling_in_each_language(code: str, words: list[str], snapshot: Any)
 
 
 def test_the_environment_speaks_when_no_option_does() -> None:
-    assert "otillåtet drag 2" in _check(env={"LANG": "sv_SE.UTF-8"}).output
-    assert "sääntöjenvastainen siirto 2" in _check(env={"ADJUDICATOR_LANG": "fi"}).output
-    assert "ulovlig trekk 2" in _check("--lang", "nb", env={"ADJUDICATOR_LANG": "fi"}).output
-    assert "illegal action 2" in _check(env={"LANG": "de_DE.UTF-8"}).output
+    assert "otillåtet drag 3" in _check(env={"LANG": "sv_SE.UTF-8"}).output
+    assert "sääntöjenvastainen siirto 3" in _check(env={"ADJUDICATOR_LANG": "fi"}).output
+    assert "ulovlig trekk 3" in _check("--lang", "nb", env={"ADJUDICATOR_LANG": "fi"}).output
+    assert "illegal action 3" in _check(env={"LANG": "de_DE.UTF-8"}).output
 
 
 @pytest.mark.parametrize("where", [["check", "--lang", "xx"], ["--lang", "xx", "check"]])
@@ -535,10 +535,10 @@ def test_a_refused_play_reads_as_an_attempt_in_each_language(code: str, said: st
     """Not the action as written ("Cai försöker: Cai play 8C 9C"), found by a stranger:
     the act said as tried, in the language's own sentence."""
     result = CliRunner().invoke(
-        main, ["replay", "--lang", code, "--step", "2", "-"], input=json.dumps(DISPUTE)
+        main, ["replay", "--lang", code, "--step", "3", "-"], input=json.dumps(DISPUTE)
     )
     assert result.exit_code == 1, result.output
-    assert result.output.splitlines()[0] == f"[2] {said}"
+    assert result.output.splitlines()[0] == f"[3] {said}"
     from adjudicator.service import page
 
     with i18n.speaking(code):

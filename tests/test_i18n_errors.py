@@ -207,21 +207,21 @@ def test_nothing_legal_instead_names_the_act_in_the_language(code: str, none: st
 
 def test_legal_says_its_head_in_finnish() -> None:
     record = json.dumps(DISPUTE)
-    english = CliRunner().invoke(main, ["legal", "--at", "2", "-"], input=record, env=CLEAN)
-    assert "before action 2 (2 of 3 actions applied)" in english.output
+    english = CliRunner().invoke(main, ["legal", "--at", "3", "-"], input=record, env=CLEAN)
+    assert "before action 3 (2 of 3 actions applied)" in english.output
     assert "Legal actions (3), Cai to act:" in english.output
     said = CliRunner().invoke(
-        main, ["legal", "--lang", "fi", "--at", "2", "-"], input=record, env=CLEAN
+        main, ["legal", "--lang", "fi", "--at", "3", "-"], input=record, env=CLEAN
     )
     assert said.exit_code == 0, said.output
-    assert "ennen siirtoa 2 (2/3 siirtoa tehty)" in said.output
+    assert "ennen siirtoa 3 (2/3 siirtoa tehty)" in said.output
     assert "Sallitut siirrot (3), vuorossa Cai:" in said.output
     assert "Legal actions" not in said.output and "before action" not in said.output
     beyond = CliRunner().invoke(main, ["legal", "--lang", "sv", "-"], input=record, env=CLEAN)
     assert beyond.exit_code == 1
     assert beyond.output.startswith(
-        "-: drag 2 är otillåtet, så partiet nådde aldrig position 3; spara protokollet som "
-        "FILE: 'adjudicator legal FILE --at 2' visar vad som var tillåtet där"
+        "-: drag 3 är otillåtet, så partiet kom aldrig förbi det; spara protokollet som "
+        "FILE: 'adjudicator legal FILE --at 3' visar vad som var tillåtet där"
     ), beyond.output
 
 

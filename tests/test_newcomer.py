@@ -32,9 +32,9 @@ def write(tmp_path: Path, name: str, record: dict[str, object]) -> str:
 
 
 def test_a_refused_pick_is_narrated_with_the_cards_attempted() -> None:
-    code, out, _ = run("replay", str(SAMPLES / "illegal_phase2_pick_cards.json"), "--step", "2")
+    code, out, _ = run("replay", str(SAMPLES / "illegal_phase2_pick_cards.json"), "--step", "3")
     assert code == 1
-    assert "[2] C tries to pick up 5♥ 8♥\n" in out
+    assert "[3] C tries to pick up 5♥ 8♥\n" in out
     assert "tries to pick up 8♥\n" not in out
 
 
@@ -51,10 +51,10 @@ def test_a_refused_pick_of_one_wrong_card_names_that_card(tmp_path: Path) -> Non
         },
         "actions": ["Anna play 5D", "Bo play 8D", "Cai pick 5D"],
     }
-    code, out, _ = run("replay", write(tmp_path, "pick.json", record), "--step", "2")
+    code, out, _ = run("replay", write(tmp_path, "pick.json", record), "--step", "3")
     assert code == 1, out
-    assert "[2] Cai tries to pick up 5♦\n" in out
-    assert "✗ illegal action 2: Cai pick 5D" in out
+    assert "[3] Cai tries to pick up 5♦\n" in out
+    assert "✗ illegal action 3: Cai pick 5D" in out
 
 
 # --- 3: after an illegal sluff, the next player's actions are labelled as theirs -----
@@ -63,7 +63,7 @@ def test_a_refused_pick_of_one_wrong_card_names_that_card(tmp_path: Path) -> Non
 def test_an_illegal_sluff_says_the_sluffer_had_none_and_whose_the_list_is() -> None:
     code, out, _ = run("check", str(SAMPLES / "illegal_phase1_sluff_once.json"))
     assert code == 1
-    assert "✗ illegal action 4: Cai sluff KS" in out
+    assert "✗ illegal action 5: Cai sluff KS" in out
     assert "legal instead: none, Cai had no legal sluff there\n" in out
     assert "  next, Anna to act: Anna play 6H, Anna play TH" in out
     assert "legal instead: Anna" not in out
@@ -114,7 +114,7 @@ def test_the_hint_names_the_file_and_runs_as_printed(
     _, out, _ = run("check", "my kitchen.json")
     hint = re.search(r"\('adjudicator (legal [^']*)' lists them\)", out)
     assert hint is not None, out
-    assert hint.group(1) == 'legal "my kitchen.json" --at 1'
+    assert hint.group(1) == 'legal "my kitchen.json" --at 2'
     code, listed, _ = run(*shlex.split(hint.group(1)))
     assert code == 0
     assert "With a card nobody has seen, also legal (2):\n  Bo play KH, Bo play KC" in listed
@@ -122,14 +122,14 @@ def test_the_hint_names_the_file_and_runs_as_printed(
 
 def test_the_hint_for_standard_input_says_to_save_the_record() -> None:
     _, out, _ = run("check", "-", stdin=json.dumps(KITCHEN))
-    assert "(save the record as FILE: 'adjudicator legal FILE --at 1' lists them)" in out
+    assert "(save the record as FILE: 'adjudicator legal FILE --at 2' lists them)" in out
 
 
 def test_a_line_of_json_lines_is_named_as_check_names_it(tmp_path: Path) -> None:
     lines = tmp_path / "games.jsonl"
     lines.write_text(json.dumps(KITCHEN) + "\n" + json.dumps(KITCHEN) + "\n", encoding="utf-8")
     _, out, _ = run("check", str(lines))
-    assert f"'adjudicator legal {lines}:2 --at 1' lists them" in out
+    assert f"'adjudicator legal {lines}:2 --at 2' lists them" in out
 
 
 # --- 13: the option grid never breaks a value -----------------------------------------
@@ -326,7 +326,7 @@ def test_the_readme_shows_the_undetermined_check_as_printed() -> None:
 
 
 def test_the_readme_explains_each_list_legal_prints_with_hidden_cards() -> None:
-    _, out, _ = run("legal", str(SAMPLES / "helmfrid_dispute_unknown.json"), "--at", "1")
+    _, out, _ = run("legal", str(SAMPLES / "helmfrid_dispute_unknown.json"), "--at", "2")
     headings = [line.split(" (")[0] for line in out.splitlines() if line.startswith("With a card")]
     assert headings == [
         "With a card nobody has seen, also legal",
@@ -340,8 +340,8 @@ def test_the_readme_explains_each_list_legal_prints_with_hidden_cards() -> None:
 def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Path) -> None:
     target = tmp_path / "ruling.svg"
     record = str(SAMPLES / "illegal_phase2_beat.json")
-    run("replay", record, "--step", "1", "--svg", str(target))
-    assert "Before action 1:" in target.read_text(encoding="utf-8").replace("&#160;", " ")
+    run("replay", record, "--step", "2", "--svg", str(target))
+    assert "Before action 2:" in target.read_text(encoding="utf-8").replace("&#160;", " ")
     assert "the table before the action, the refused play framed in red" in _readme()
     assert "before the trick" not in _readme()
 
@@ -349,9 +349,9 @@ def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Pat
 def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
     from adjudicator.render import terminal as render
 
-    assert render.legal_hint(("night.json", 2), 5) == (
-        "'adjudicator legal night.json --at 5 --game 2' lists them"
+    assert render.legal_hint(("night.json", 2), 5) == (  # index 5 is the sixth action
+        "'adjudicator legal night.json --at 6 --game 2' lists them"
     )
     assert render.legal_hint("night.json", 5, 2) == (
-        "'adjudicator legal night.json --at 5 --game 2' lists them"
+        "'adjudicator legal night.json --at 6 --game 2' lists them"
     )

@@ -109,7 +109,7 @@ def test_check_json_and_legal_json_are_the_service_results_through_one_serialize
     path = str(SAMPLES / "illegal_phase2_beat.json")
     game = load_record(path)
     assert _cli("check", "--json", path).strip() == service.dumps(service.check_game(game, path))
-    printed = json.loads(_cli("legal", "--json", "--at", "1", path))
+    printed = json.loads(_cli("legal", "--json", "--at", "2", path))  # before the 2nd action
     assert printed == service.position(game, 1, path).model_dump(mode="json")
     assert printed["legal"] == ["B pick"] and printed["file"] == path
 

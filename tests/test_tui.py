@@ -49,8 +49,8 @@ def test_step_forward_and_back_and_jump_to_the_violation() -> None:
 
     def after_first(a: ReplayApp) -> None:
         assert a.frame == 1
-        assert "[0] A leads 9♥" in a.shown["step"]
-        assert "Action 0 · the record's actions are 0-1" in a.shown["where"]
+        assert "[1] A leads 9♥" in a.shown["step"]
+        assert "Action 1 · the record's actions are 1-2" in a.shown["where"]
 
     def at_violation(a: ReplayApp) -> None:
         assert a.frame == 2
@@ -144,7 +144,7 @@ def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
             "--as",
             "B",
             "--step",
-            "0",
+            "1",
             str(ROOT / "sample_games" / "illegal_phase2_beat.json"),
         ],
     )
@@ -161,11 +161,11 @@ def test_go_to_an_action_by_number_and_keys_shown() -> None:
         assert "Home start" in where and "End end" in where and "g go to action N" in where
 
     def at_sixty(a: ReplayApp) -> None:
-        assert a.report.steps[a.frame - 1].index == 60
-        assert "Action 60 · the record's actions are 0-477" in a.shown["where"]
+        assert a.report.steps[a.frame - 1].index == 59  # the 60th action
+        assert "Action 60 · the record's actions are 1-478" in a.shown["where"]
 
     def not_an_action(a: ReplayApp) -> None:
-        assert a.report.steps[a.frame - 1].index == 60  # unchanged
+        assert a.report.steps[a.frame - 1].index == 59  # unchanged
 
     drive(
         app,

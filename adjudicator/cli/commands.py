@@ -21,9 +21,8 @@ from adjudicator._version import __version__
 from adjudicator.bulk import run
 from adjudicator.bulk.outputs import Output, OutputError, refuse_clashes
 from adjudicator.cli.conformance import register as register_conformance
-from adjudicator.cli.group import Adjudicator, RecordSize
+from adjudicator.cli.group import Adjudicator, RecordSize, mistake
 from adjudicator.cli.group import console as _console
-from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
@@ -41,6 +40,36 @@ from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+
+JSON_ERRORS = "adjudicator.json_errors"
+"""The key in the click context's ``meta`` set by a command run with ``--json``: its errors
+are JSON objects on standard output (``{"error": ..., "status": ...}``), the same words as
+the plain line, so a program that asked for JSON never has to parse prose."""
+
+
+def _errors_as_json() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and bool(ctx.meta.get(JSON_ERRORS))
+
+
+def _json_error(
+    line: str,
+    status: str,
+    code: int,
+    file: str | None = None,
+    violation: service.ViolationOut | None = None,
+) -> NoReturn:
+    """An error under ``--json``: one object on standard output, the exit status as ever."""
+    error = service.ErrorOut(error=line, status=status, file=file, violation=violation)
+    click.echo(service.dumps(error))
+    sys.exit(code)
+
+
+def _mistake(message: str) -> NoReturn:
+    """A command-line mistake: one line on stderr (a JSON object on stdout under --json)."""
+    if _errors_as_json():
+        _json_error(message, "error", EXIT_INVALID)
+    mistake(message)
 
 
 FULL_OUTPUT_MAX = 20
@@ -88,9 +117,10 @@ def _summary(tally: bulk.Tally, empty: int = 0) -> Table:
 def main() -> None:
     """Check and replay Skitgubbe game records against the rules.
 
-    Actions are numbered from 0 everywhere: "illegal action 2" is a record's
-    third action, "replay --step 2" shows it and "legal --at 2" lists what
-    could have been done instead.
+    Actions are counted from 1, as players count them: "illegal action 3" is
+    a record's third action, "replay --step 3" shows it and "legal --at 3"
+    lists what could have been done instead.  Only JSON counts from 0 (its
+    "index" is 2 for that action).
     """
 
 
@@ -102,12 +132,6 @@ max_record_size = click.option(
     show_default=True,
     metavar="BYTES",
     help="Refuse a record (a file, or a line of JSON Lines) larger than this.",
-)
-
-
-NUMBERING = (
-    'Actions are numbered from 0, in the order of the record\'s "actions", '
-    "everywhere the tool prints or reads an action number."
 )
 
 
@@ -199,8 +223,8 @@ def check(
     verdict counts and the most frequent rule ids.  With --json, stdout holds
     exactly one object per record, in input order; a JSON Lines record's
     object adds "line" (1-based).  On a terminal a progress bar runs on
-    stderr while more than 10 records are checked.  Action numbers
-    ("illegal action 37") count from 0.
+    stderr while more than 10 records are checked.  Actions are counted
+    from 1 ("illegal action 37" is the 37th; its JSON "index" is 36).
 
     --write-illegal and --write-legal sort the records by verdict into JSON
     Lines files (one record per line, as read), for cleaning a log of games;
@@ -386,12 +410,13 @@ def _load(arg: str, max_size: int = limits.MAX_RECORD_SIZE) -> tuple[str, Game |
         label, text = bulk.one_record(arg, max_size)
         return label, document_from_text(text)
     except RecordError as exc:
-        _console().print(render.invalid(label, str(exc)))
-        sys.exit(EXIT_INVALID)
+        _invalid(label, exc)
 
 
 def _invalid(label: str, exc: RecordError) -> NoReturn:
     """An invalid record: its verdict line on standard output, exit status 2."""
+    if _errors_as_json():
+        _json_error(f"{label}: {exc}", "invalid", EXIT_INVALID, file=label)
     _console().print(render.invalid(label, str(exc)))
     sys.exit(EXIT_INVALID)
 
@@ -429,10 +454,10 @@ ONE_RECORD = {"ignore_unknown_options": True}
     type=int,
     default=None,
     metavar="N",
-    help="Show only action N (from 0) and the table after it.",
+    help="Show only action N (counting from 1) and the table after it.",
 )
 @click.option(
-    "--to", "to", type=int, default=None, metavar="N", help="Stop after action N (from 0)."
+    "--to", "to", type=int, default=None, metavar="N", help="Stop after action N (counting from 1)."
 )
 @click.option(
     "--game",
@@ -491,7 +516,7 @@ def replay(
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
     for one record of JSON Lines, as check names it (lines count from 1).
 
-    Actions are numbered from 0.  --step N shows action N alone (the table
+    Actions are counted from 1.  --step N shows action N alone (the table
     after it, or why it was refused); --to N replays up to action N.  The
     closing lines are always the verdict on the whole record, and the exit
     status is the record's: 0 legal, 1 illegal, 2 invalid.
@@ -521,12 +546,16 @@ def replay(
     source: render.Source = label if game_no is None else (label, game_no)
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
-        if value is not None and not 0 <= value < len(game.actions):
+        if value is not None and not 1 <= value <= len(game.actions):
             _mistake(
-                f"{name} {value}: the record has actions 0-{len(game.actions) - 1}"
+                f"{name} {value}: "
+                + _("the record has actions 1-{count}").format(count=len(game.actions))
                 if game.actions
-                else f"{name} {value}: the record has no actions"
+                else f"{name} {value}: " + _("the record has no actions")
             )
+    # People count from 1; the replay's steps are indexed from 0.
+    at = None if at is None else at - 1
+    to = None if to is None else to - 1
     if viewer is not None and viewer not in game.players:
         _mistake(f"--as {viewer}: not a player of the record ({', '.join(game.players)})")
     try:
@@ -581,6 +610,15 @@ def _replay_session(
     sys.exit(EXIT_ILLEGAL if whole.violations else EXIT_LEGAL)
 
 
+def _positions_said(actions: int) -> str:
+    """The positions ``--at`` may name, counted as people count actions (from 1)."""
+    return ngettext(
+        "the record has {count} action: --at 1 is before it, --at {after} after it",
+        "the record has {count} actions: --at 1 is before the first, --at {after} after the last",
+        actions,
+    ).format(count=written(actions), after=written(actions + 1))
+
+
 @main.command("legal", context_settings=ONE_RECORD)
 @click.argument("file", metavar="FILE")
 @click.option(
@@ -589,7 +627,7 @@ def _replay_session(
     type=int,
     default=None,
     metavar="N",
-    help="Before action N (from 0): what could have been done instead of it. "
+    help="Before action N (counting from 1): what could have been done instead of it. "
     "Default: after the last action, what may come next.",
 )
 @click.option(
@@ -616,9 +654,10 @@ def legal_command(
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (lines
     count from 1).
-    --at N is the moment before action N (actions count from 0), so
+    --at N is the moment before action N (actions count from 1), so
     "legal --at 37" lists what the player could have done instead of
-    action 37, as "legal instead" does for an illegal action.  Without
+    action 37, as "legal instead" does for an illegal action; --at 1 is the
+    start, one more than the record's actions is after the last.  Without
     --at: after the last action.
 
     Each action is printed as it is written in a record: a string such as
@@ -635,12 +674,15 @@ def legal_command(
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
     """
+    click.get_current_context().meta[JSON_ERRORS] = as_json
     label, document = _load(file, max_size)
     if isinstance(document, Session) and game_no is None:
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)
-    if at is not None and not 0 <= at <= len(game.actions):
-        _mistake(f"--at {at}: " + service.positions_said(len(game.actions)))
+    if at is not None and not 1 <= at <= len(game.actions) + 1:
+        _mistake(f"--at {at}: " + _positions_said(len(game.actions)))
+    # --at N is before action N, counted from 1: after N - 1 actions.
+    at = None if at is None else at - 1
     try:
         where = legal.position(game, at, _go_on(go_on))
     except RecordError as exc:
@@ -648,8 +690,15 @@ def legal_command(
     except legal.Unreachable as exc:
         out = _console()
         v = exc.violation
-        reached = at if at is not None else len(game.actions)
-        out.print(Text(positions.never_reached(label, v.index or 0, reached, game_no)))
+        if as_json:
+            _json_error(
+                service.never_reached(label, v.index or 0),
+                "illegal",
+                EXIT_ILLEGAL,
+                file=label,
+                violation=service.ViolationOut.of(v),
+            )
+        out.print(Text(positions.never_reached(label, v.index or 0, game_no)))
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:

@@ -75,7 +75,13 @@ def vectors_command(variant: str, players: int | None, count: int, seed: int, hi
 
 @click.command("perft", cls=Helped, context_settings={"ignore_unknown_options": True})
 @click.argument("file", metavar="FILE")
-@click.option("--at", type=int, default=None, metavar="N", help="Before action N (default: end).")
+@click.option(
+    "--at",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Before action N, counting from 1 (default: after the last).",
+)
 @click.option("--game", "game_no", type=int, default=None, metavar="K", help="Game K of a session.")
 @click.option("--depth", type=click.IntRange(min=1), required=True, metavar="D", help="Depth.")
 @click.option("--divide", is_flag=True, help="Count under each first action.")
@@ -107,15 +113,18 @@ def perft_command(
         if not 0 <= number < len(document.games):
             _fail(f"--game {number}: the session has games 0-{len(document.games) - 1}")
         game = document.games[number]
-    if at is not None and not 0 <= at <= len(game.actions):
-        _fail(f"--at {at}: the record has positions 0-{len(game.actions)}")
-    try:
-        state = legal.position(game, at).state
+    if at is not None and not 1 <= at <= len(game.actions) + 1:
+        _fail(
+            f"--at {at}: the record has {len(game.actions)} actions: --at 1 is before the "
+            f"first, --at {len(game.actions) + 1} after the last"
+        )
+    try:  # --at N is before action N, counted from 1: after N - 1 actions
+        state = legal.position(game, None if at is None else at - 1).state
     except RecordError as exc:
         _fail(f"{label}: {exc}")
     except legal.Unreachable as exc:
         click.echo(
-            f"{label}: action {exc.violation.index} is illegal ({exc.violation.rule}: "
+            f"{label}: action {(exc.violation.index or 0) + 1} is illegal ({exc.violation.rule}: "
             f"{exc.violation.message}), so the game never reached that position"
         )
         sys.exit(EXIT_DIFFER)

@@ -56,7 +56,7 @@ def _sample_line(name: str) -> Text:
     if report.violations:
         v = report.violations[0]
         where = (
-            _("action {index}: {action}").format(index=v.index, action=v.action)
+            _("action {index}: {action}").format(index=v.index + 1, action=v.action)
             if v.index is not None
             else _("the result claim")
         )

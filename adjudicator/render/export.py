@@ -68,7 +68,7 @@ def ruling(
         parts.append(render.start(report, viewer))
     else:
         before = steps.get(index - 1)
-        parts.append(Text(_("Before action {number}:").format(number=index), style="bold cyan"))
+        parts.append(Text(_("Before action {number}:").format(number=index + 1), style="bold cyan"))
         if before is not None:
             parts.append(render.table(before.table, viewer))
         else:

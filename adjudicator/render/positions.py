@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from adjudicator import service
 from adjudicator.i18n import _, ngettext
 from adjudicator.play import legal, listing
 from adjudicator.render.terminal import legal_hint, losers_text, table
@@ -16,12 +17,10 @@ UNSEEN_SHOWN = 16
 """Actions with unseen cards listed by ``legal`` before the rest are counted."""
 
 
-def never_reached(label: str, index: int, at: int, game: int | None = None) -> str:
-    """``legal`` at a position beyond an illegal action: which one, and how to list what
-    was legal there."""
-    return _(
-        "{label}: action {number} is illegal, so the game never reached position {at}; {hint}"
-    ).format(label=label, number=index, at=at, hint=legal_hint(label, index, game, there=True))
+def never_reached(label: str, index: int, game: int | None = None) -> str:
+    """``legal`` at a position beyond an illegal action (``index``, from 0): the service's
+    sentence, and how to list what was legal there."""
+    return service.never_reached(label, index) + "; " + legal_hint(label, index, game, there=True)
 
 
 def _listed(listed: list[str]) -> list[Text]:
@@ -48,7 +47,7 @@ def position(label: str, where: legal.Position) -> RenderableType:
                 "before action {at} ({applied} of {actions} actions applied)",
                 "before action {at} ({applied} of {actions} actions applied)",  # (as it was)
                 where.actions,
-            ).format(at=where.at, applied=where.at, actions=where.actions),
+            ).format(at=where.at + 1, applied=where.at, actions=where.actions),
             style="bold cyan",
         )
     parts: list[RenderableType] = [head, table(state.view())]

@@ -223,7 +223,8 @@ Source = str | tuple[str, int]
 def legal_hint(
     source: Source | None, index: int, game: int | None = None, there: bool = False
 ) -> str:
-    """How to list the legal actions at ``index``, as a command to run as printed
+    """How to list the legal actions at ``index`` (from 0; ``--at`` counts from 1), as a
+    command to run as printed
     (``there``: "... lists what was legal there", where no list of them came before).
 
     ``source`` is the record as the user named it (``games.jsonl:3``); standard
@@ -231,7 +232,7 @@ def legal_hint(
     """
     if isinstance(source, tuple):
         source, game = source
-    where = f" --at {index}" + (f" --game {game}" if game is not None else "")
+    where = f" --at {index + 1}" + (f" --game {game}" if game is not None else "")
     if source is None or source == "-" or source.startswith("-:"):
         command = f"'adjudicator legal FILE{where}'"
     else:
@@ -287,12 +288,12 @@ def violation(
     lines = Text()
     if v.game is not None:
         if v.index is not None:
-            what = _("action {number}").format(number=v.index)
+            what = _("action {number}").format(number=v.index + 1)
         else:
             what = _("session") if v.rule.startswith("session.") else _("result")
         where = _("illegal game {number}, {what}").format(number=v.game, what=what)
     elif v.index is not None:
-        where = _("illegal action {number}").format(number=v.index)
+        where = _("illegal action {number}").format(number=v.index + 1)
     else:
         where = _("illegal session") if v.rule.startswith("session.") else _("illegal result")
     lines.append(f"✗ {where}", style="bold red")
@@ -414,7 +415,7 @@ def step(s: Step, viewer: str | None = None, source: Source | None = None) -> Re
     A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
     followed by the violation and the table as it stands, unchanged.
     """
-    title = Text(f"[{s.index}] ", style="bold cyan")
+    title = Text(f"[{s.index + 1}] ", style="bold cyan")
     bad = s.violation
     if bad is not None and bad.table is not None and bad.unplayable is None:
         return _irregular_step(s, bad, title, viewer)
@@ -514,7 +515,7 @@ def verdict_line(file: str, report: Report) -> Text:
 def undetermined(v: Violation) -> Text:
     """A check that could not be made, in yellow: where, which rule, and why."""
     if v.index is not None:
-        head = _("undetermined at action {number}").format(number=v.index)
+        head = _("undetermined at action {number}").format(number=v.index + 1)
     else:
         head = _("undetermined at before the first action")  # (English as it was)
     out = Text(f"? {head}", style="bold yellow")
@@ -599,7 +600,8 @@ def replay_parts(
 
     ``report`` covers the whole record (``adjudicate(game, steps=True)``);
     ``source`` names the record in hints (default ``label``); ``at`` shows
-    one action, ``to`` the actions up to it.  Whatever part is shown, the
+    one action, ``to`` the actions up to it (both indexes, from 0; what a person reads
+    counts from 1).  Whatever part is shown, the
     closing lines are the record's verdict, and when the part ends before the
     record does, a line says so first.
     """
@@ -614,7 +616,7 @@ def replay_parts(
             parts.append(
                 Text(
                     _("Action {at} was never reached: action {bad} is illegal.").format(
-                        at=at, bad=first_bad
+                        at=at + 1, bad=(first_bad or 0) + 1
                     )
                 )
             )
@@ -631,11 +633,11 @@ def replay_parts(
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:
-        note = _("Stopped before the end (shown up to action {end} of 0-{last})").format(
-            end=end, last=report.actions - 1
+        note = _("Stopped before the end (shown up to action {end} of {last})").format(
+            end=end + 1, last=report.actions
         )
         if first_bad is not None and first_bad > end:
-            note += _("; the record is illegal at action {number}").format(number=first_bad)
+            note += _("; the record is illegal at action {number}").format(number=first_bad + 1)
         parts.append(Text(note + _(". The verdict on the whole record:"), style="dim"))
     parts.append(verdict(label, report, viewer, source))
     return parts

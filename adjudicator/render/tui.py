@@ -110,8 +110,8 @@ class ReplayApp(App[None]):
             out.append("Before the first action", style="bold")
         else:
             index = self.report.steps[self.frame - 1].index
-            out.append(f"Action {index}", style="bold")
-            out.append(f" · the record's actions are 0-{report.actions - 1}")
+            out.append(f"Action {index + 1}", style="bold")
+            out.append(f" · the record's actions are 1-{report.actions}")
         out.append(f" · {report.variant} · {', '.join(report.players)}")
         verdict = render.verdict_line(self.label, report)
         out.append("\n")
@@ -198,16 +198,16 @@ class ReplayApp(App[None]):
         self.set_focus(None)
         frame = self._frame_of(text)
         if frame is None:
-            last = self.report.actions - 1
-            self.notify(f"{text[:20]!r} is not an action of this record (0-{last})")
+            last = self.report.actions
+            self.notify(f"{text[:20]!r} is not an action of this record (1-{last})")
             return
         self._go(frame)
 
     def _frame_of(self, text: str) -> int | None:
-        """The frame that shows action ``text`` (the table after it), or None."""
+        """The frame that shows action ``text`` (counted from 1; the table after it), or None."""
         if not text.isdigit():
             return None
-        index = int(text)
+        index = int(text) - 1
         for frame, step in enumerate(self.report.steps, 1):
             if step.index == index:
                 return frame

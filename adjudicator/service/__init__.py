@@ -24,7 +24,7 @@ from typing import Any, ClassVar, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, model_serializer
 
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import ngettext, pgettext
+from adjudicator.i18n import _, ngettext, pgettext
 from adjudicator.play import legal as legal_module
 from adjudicator.play.adjudicate import (
     Report,
@@ -109,6 +109,26 @@ class ViolationOut(Out):
             table=v.table,
             unplayable=v.unplayable,
         )
+
+
+class ErrorOut(Out):
+    """An error where JSON was asked for (``legal --json``): the same words as the plain
+    line; ``status`` is ``invalid`` (the record), ``illegal`` (an earlier action stops the
+    replay: ``violation`` says which) or ``error`` (the command's own arguments)."""
+
+    _optional: ClassVar[frozenset[str]] = frozenset(("file", "violation"))
+    error: str
+    status: str
+    file: str | None = None
+    violation: ViolationOut | None = None
+
+
+def never_reached(label: str, index: int) -> str:
+    """Why no position after the illegal action at ``index`` (from 0) can be listed; people
+    read the action counted from 1."""
+    return _("{label}: action {number} is illegal, so the game never got past it").format(
+        label=label, number=index + 1
+    )
 
 
 class NoteOut(Out):

@@ -92,10 +92,7 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
     except legal.Unreachable as exc:
         v = exc.violation
         raise BadInput(
-            _(
-                "{label}: action {number} is illegal, so the game never reached position "
-                "{at}; legal at {number} lists what was legal there"
-            ).format(label=label, number=v.index, at=at if at is not None else len(game.actions)),
+            service.never_reached(label, v.index or 0),
             409,
             {"violation": _violation_json(v)},
         ) from None
