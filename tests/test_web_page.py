@@ -1053,9 +1053,7 @@ def test_a_reload_keeps_the_step_shown_and_undo_and_back_is_undo(phone: Page, ba
     hash_changed(phone, before)
     expect(phone.locator("#steps li")).to_have_count(3)
     assert address_record(phone)["actions"] == README_DISPUTE["actions"]
-    expect(phone.locator("#undo-about")).to_have_text(
-        "Undone: Take it back; Cai plays Q♦ instead"
-    )
+    expect(phone.locator("#undo-about")).to_have_text("Undone: Take it back; Cai plays Q♦ instead")
     expect(undo).to_be_hidden()
     phone.go_forward()
     expect(phone.locator("#steps li")).to_have_count(4)
