@@ -1216,3 +1216,19 @@ def test_the_decisions_are_sentences_in_swedish(browser: Browser, base: str) -> 
     expect(tab.locator("#ruling")).to_contain_text("Bordet tog tillbaka det. Spelet fortsätter.")
     assert "otillåtet (phase2.beat), togs tillbaka" in tab.locator("#steps").inner_text()
     context.close()
+
+
+def test_two_taps_on_undo_undo_once(phone: Page, base: str) -> None:
+    ready(phone, base + "/" + link({**README_DISPUTE, "actions": []}))
+    phone.get_by_role("button", name="Anna play 6D", exact=True).tap()
+    phone.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).tap()
+    expect(phone.locator("#steps li")).to_have_count(2)
+    # the second tap a moment after the first, before the entry behind is drawn
+    phone.locator("#undo").evaluate(
+        """b => { const tap = () => b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+            tap(); setTimeout(tap, 0); }"""
+    )
+    expect(phone.locator("#steps li")).to_have_count(1)
+    phone.wait_for_timeout(500)
+    expect(phone.locator("#steps li")).to_have_count(1)
+    assert address_record(phone)["actions"] == ["Anna play 6D"]

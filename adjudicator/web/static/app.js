@@ -39,6 +39,7 @@ const page = {
   shown: null, // the address and history state last written: a damaged link goes back to it
   loads: 0, // loads begun: an answer for a load since superseded is dropped
   busy: false, // an action is being judged: further taps wait for it (a double tap sends once)
+  popped: null, // Undo waits for the entry behind to be drawn: this says it is
   restoring: false, // the New dispute form is being filled from what was kept
 };
 const APP = "adjudicator"; // history.state entries this page wrote
@@ -716,8 +717,19 @@ async function change(record, what, anchor = null, where = "end") {
 }
 
 function undo() {
-  // the entry behind this one is the same chain one change earlier: Back is Undo
-  if (page.depth > 0) history.back();
+  // the entry behind this one is the same chain one change earlier: Back is Undo. The
+  // button stays disabled until that entry is drawn, so a double tap undoes once.
+  if (page.depth <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(late);
+      page.popped = null;
+      resolve();
+    };
+    const late = setTimeout(done, 10000);
+    page.popped = done;
+    history.back();
+  });
 }
 
 async function play(form, anchor = null) {
@@ -1402,6 +1414,15 @@ function goScreen(name) {
 }
 
 async function showAddress(state) {
+  // what the address holds, drawn; then whoever waits for it (Undo) goes on
+  try {
+    await drawAddress(state);
+  } finally {
+    if (page.popped) page.popped();
+  }
+}
+
+async function drawAddress(state) {
   // what the address holds, drawn: a screen (#open, #samples; nothing is New dispute) or a
   // table; a history entry of this page's (a reload, Back, Forward) keeps its undo chain
   const hash = location.hash;
