@@ -1384,13 +1384,15 @@ async function openLink(text, anchor, dispute = null, push = true) {
   return openFresh(record, anchor, { game: link.game ? link.game - 1 : 0, where, viewer, dispute, push });
 }
 
-function shownAgain(message) {
-  // a link that opened nothing: the address goes back to what is on screen, and says why
+function shownAgain(message, damaged = false) {
+  // a link that opened nothing: the address goes back to what is on screen, and says why.
+  // On a page just loaded nothing was on screen: a damaged link leaves the address (New
+  // dispute), a record the engine refused stays in it (a reload may yet open it).
   if (page.shown) {
     history.replaceState(page.shown.state, "", page.shown.url);
     showError(`${message} ` + tr("Nothing was opened: the screen is as it was."));
   } else {
-    history.replaceState(null, "", location.pathname + location.search);
+    if (damaged) history.replaceState(null, "", location.pathname + location.search);
     showError(message);
   }
   return null;
@@ -1440,7 +1442,7 @@ async function drawAddress(state) {
   try {
     record = await decodeRecord(link.code);
   } catch (err) {
-    shownAgain(err.message);
+    shownAgain(err.message, true);
     if (!page.record) showScreen("new");
     return;
   }
