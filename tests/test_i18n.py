@@ -224,7 +224,7 @@ def test_english_stays_the_readme() -> None:
             [
                 "otillåtet · helmfrid, 3 spelare",
                 "✗ otillåtet drag 3: Cai play 8C 9C",
-                "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter eller "
+                "regel phase2.beat: 8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter än 9♦ eller "
                 "trumf (♠)",
                 "tillåtet i stället: Cai play 3S, Cai play QD, Cai pick",
             ],
@@ -244,8 +244,8 @@ def test_english_stays_the_readme() -> None:
             [
                 "ulovlig · helmfrid, 3 spillere",
                 "✗ ulovlig trekk 3: Cai play 8C 9C",
-                "regel phase2.beat: 8♣ 9♣ stikker ikke 7♦ 8♦ 9♦: det trengs en høyere ruter eller "
-                "trumf (♠)",
+                "regel phase2.beat: 8♣ 9♣ stikker ikke 7♦ 8♦ 9♦: det trengs en høyere ruter enn 9♦ "
+                "eller trumf (♠)",
                 "lovlig i stedet: Cai play 3S, Cai play QD, Cai pick",
             ],
         ),
@@ -259,6 +259,7 @@ def test_the_ruling_in_each_language(code: str, words: list[str], snapshot: Any)
     for text in words:
         assert text in result.output
     assert "does not beat" not in result.output and "legal instead" not in result.output
+    assert result.output.count("9♦") == 2  # the beat's reason said once (issue 41)
     assert result.output == snapshot
 
 

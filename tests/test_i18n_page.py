@@ -143,7 +143,8 @@ def test_check_answers_in_the_accept_language() -> None:
 
 def test_lang_in_the_query_wins_over_the_header() -> None:
     answer = client.post("/api/check?lang=sv", json=DISPUTE, headers={"Accept-Language": "fi"})
-    assert "det krävs en högre ruter eller trumf (♠)" in answer.json()["violations"][0]["message"]
+    said = answer.json()["violations"][0]["message"]
+    assert "det krävs en högre ruter än 9♦ eller trumf (♠)" in said
 
 
 def test_an_unknown_lang_is_a_400_with_one_line() -> None:

@@ -108,7 +108,7 @@ def link(record: dict[str, Any]) -> str:
 
 
 def unlink(fragment: str) -> Any:
-    code = fragment.split("#record=", 1)[1]
+    code = fragment.split("#record=", 1)[1].split("&", 1)[0]
     raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
     return json.loads(zlib.decompress(raw, -15).decode())
 
@@ -189,9 +189,9 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str, shot
     assert buttons(page, "#ruling .decide") == [
         "Take it back",
         "Let it stand",
-        "Take it back and play Cai play 3S",
-        "Take it back and play Cai play QD",
-        "Take it back and play Cai pick",
+        "Take it back; Cai plays 3♠ instead",
+        "Take it back; Cai plays Q♦ instead",
+        "Take it back; Cai picks up instead",
     ]
     assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣" in page.locator("#steps").inner_text()
     layout_ok(page, "ruling")
@@ -205,7 +205,7 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str, shot
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back (the record keeps it, marked), and tap a legal alternative instead
     page.get_by_role("button", name="Take it back", exact=True).click()
-    page.wait_for_selector("text=The table: taken back. Play goes on.")
+    page.wait_for_selector("text=The table took it back. Play goes on.")
     assert "illegal (phase2.beat), taken back" in page.locator("#steps").inner_text()
     page.locator("#legal").get_by_role("button", name="Cai play QD", exact=True).click()
     page.wait_for_selector("#steps li:nth-child(4)")
@@ -624,7 +624,7 @@ def test_the_ruling_keeps_the_disputed_play_whatever_the_table_does(
     assert "What the rule checks: a play onto the trick beats the top play" in ruling
     assert "pagat.com, 'Play in the second phase'" in ruling
     layout_ok(page, "ruling in two parts")
-    page.get_by_role("button", name="Take it back and play Cai play QD").click()
+    page.get_by_role("button", name="Take it back; Cai plays Q♦ instead").click()
     expect(page.locator("#steps li")).to_have_count(4)
     assert address_record(page)["actions"] == [
         "Anna play 6D",
@@ -634,9 +634,9 @@ def test_the_ruling_keeps_the_disputed_play_whatever_the_table_does(
     ]
     steps = page.locator("#steps").inner_text()
     assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣: illegal (phase2.beat), taken back" in steps
-    page.get_by_role("button", name="Undo: Take it back and play Cai play QD").click()
+    page.get_by_role("button", name="Undo: Take it back; Cai plays Q♦ instead").click()
     page.get_by_role("button", name="Let it stand").click()
-    page.wait_for_selector("text=The table: stands. Play goes on.")
+    page.wait_for_selector("text=The table let it stand. Play goes on.")
     expect(page.locator("#steps li")).to_have_count(3)
     assert address_record(page)["actions"][-1] == "Cai play 8C 9C -- stands"
 
@@ -673,6 +673,8 @@ def test_house_rules_are_switches_with_their_words(page: Page, base: str, size: 
     }
     # a broken JSON box is said beside it, in table words
     page.get_by_role("button", name="New dispute").click()
+    assert page.input_value("#players") == ""  # a new dispute begins with an empty form
+    page.fill("#players", "Anna Bo Cai")
     page.locator("#advanced > summary").click()
     page.fill("#options", '{"compulsory_ties": yes}')
     page.get_by_role("button", name="Start", exact=True).click()
@@ -744,7 +746,7 @@ def test_a_session_shows_its_games_their_results_and_the_score(
     expect(page.locator("#steps li")).to_have_count(first)
     page.select_option("#game", "1")
     expect(page.locator("#steps li")).to_have_count(len(record["games"][1]["actions"]))
-    assert page.evaluate("location.hash").endswith("&game=2")
+    assert re.search(r"&game=2(&|$)", page.evaluate("location.hash"))
     assert unlink(page.evaluate("location.hash").split("&")[0]) == record
     layout_ok(page, "session")
     page.reload()
@@ -943,7 +945,7 @@ GONE_ON = {  # the game went on past the disputed play: Finn's action follows Ev
         ("Take it back", ["Dag play 9C", "Eva play 5C -- taken back", "Finn play JC"]),
         ("Let it stand", ["Dag play 9C", "Eva play 5C -- stands", "Finn play JC"]),
         (
-            "Take it back and play Eva pick",
+            "Take it back; Eva picks up instead",
             ["Dag play 9C", "Eva play 5C -- taken back", "Eva pick", "Finn play JC"],
         ),
     ],
@@ -991,3 +993,242 @@ def test_the_reason_comes_into_view_when_a_play_is_ruled_illegal(page: Page, bas
         bar,
         height,
     )
+
+
+# --- the page, second pass (issue 41): at 390×844 with touch -------------------------------
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone: 390×844, touch; every tap is a tap."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True)
+    tab = context.new_page()
+    tab.errors = []  # type: ignore[attr-defined]
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))  # type: ignore[attr-defined]
+    yield tab
+    assert not tab.errors, tab.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def hash_changed(page: Page, before: str) -> None:
+    for _ in range(200):  # the page's CSP refuses wait_for_function's eval
+        if page.evaluate("location.hash") != before:
+            return
+        page.wait_for_timeout(50)
+    pytest.fail("the address did not change")
+
+
+def test_a_reload_keeps_the_step_shown_and_undo_and_back_is_undo(phone: Page, base: str) -> None:
+    """After "Take it back; … instead" and a reload, the same step and Undo; Back undoes,
+    Forward redoes; the link's step counts from 1, as the narration does."""
+    ready(phone, base + "/" + link(README_DISPUTE))
+    phone.wait_for_selector("#ruling .decide")
+    phone.get_by_role("button", name="Take it back; Cai plays Q♦ instead").tap()
+    expect(phone.locator("#steps li")).to_have_count(4)
+    expect(phone.locator("#where")).to_contain_text("Action 4 of 4: ")
+    phone.get_by_role("button", name="Back", exact=True).tap()  # one step back: action 3
+    expect(phone.locator("#where")).to_contain_text("Action 3 of 4: ")
+    assert re.search(r"&step=3(&|$)", phone.evaluate("location.hash"))
+    phone.reload()
+    phone.wait_for_selector("body[data-ready=true]")
+    expect(phone.locator("#where")).to_contain_text("Action 3 of 4: ")
+    undo = phone.locator("#undo")
+    expect(undo).to_be_visible()
+    expect(undo).to_have_text("Undo: Take it back; Cai plays Q♦ instead")
+    # the view rides in the address too
+    before = phone.evaluate("location.hash")
+    phone.select_option("#viewer", "Bo")
+    hash_changed(phone, before)
+    expect(phone.locator("#where")).to_contain_text("Action 3 of 4: ")
+    assert re.search(r"&as=Bo(&|$)", phone.evaluate("location.hash"))
+    phone.reload()
+    phone.wait_for_selector("body[data-ready=true]")
+    expect(phone.locator("#viewer")).to_have_value("Bo")
+    before = phone.evaluate("location.hash")
+    phone.select_option("#viewer", "")
+    hash_changed(phone, before)
+    # Back is Undo, Forward redoes, and neither leaves the page
+    before = phone.evaluate("location.hash")
+    phone.go_back()
+    hash_changed(phone, before)
+    expect(phone.locator("#steps li")).to_have_count(3)
+    assert address_record(phone)["actions"] == README_DISPUTE["actions"]
+    expect(phone.locator("#undo-about")).to_have_text("Undone: Take it back; Cai plays Q♦ instead")
+    expect(undo).to_be_hidden()
+    phone.go_forward()
+    expect(phone.locator("#steps li")).to_have_count(4)
+    expect(undo).to_be_visible()
+    # the Undo button is the same as Back
+    undo.tap()
+    expect(phone.locator("#steps li")).to_have_count(3)
+    assert phone.url.startswith(base)
+
+
+def test_back_after_opening_a_sample_returns_to_samples(phone: Page, base: str) -> None:
+    ready(phone, base + "/")
+    phone.get_by_role("button", name="Samples").tap()
+    phone.get_by_role("button", name="pagat_3p_full", exact=True).tap()
+    record = sample("pagat_3p_full.json")
+    expect(phone.locator("#steps li")).to_have_count(len(record["actions"]))
+    phone.go_back()
+    expect(phone.locator("#screen-samples")).to_be_visible()
+    assert phone.url == base + "/#samples"
+    phone.go_back()
+    expect(phone.locator("#screen-new")).to_be_visible()
+    assert phone.url == base + "/"
+    phone.go_forward()
+    phone.go_forward()
+    expect(phone.locator("#steps li")).to_have_count(len(record["actions"]))
+    assert address_record(phone) == record
+
+
+def test_the_new_dispute_form_survives_a_reload_until_new_dispute(phone: Page, base: str) -> None:
+    """Names, variant, phase and the cards tapped into the grid come back after a reload
+    (a pull-to-refresh while tapping cards); "New dispute" clears them. Names part at
+    commas too; Start with no card placed says what is missing."""
+    ready(phone, base + "/")
+    phone.select_option("#variant", "helmfrid")
+    phone.fill("#players", "Åsa, Björn, Cecilia")
+    phone.get_by_label("A position in phase two").tap()
+    phone.get_by_role("button", name="Start", exact=True).tap()
+    fault = phone.locator("#pack-fault")
+    expect(fault).to_contain_text("no card is placed yet")
+    assert phone.locator("#ruling").inner_text() == ""
+    expect(phone.locator("#target option")).to_have_text(
+        ["Åsa's hand", "Björn's hand", "Cecilia's hand"]
+    )
+    phone.select_option("#target", "hand:Björn")
+    phone.get_by_role("button", name="KH", exact=True).tap()
+    phone.reload()
+    phone.wait_for_selector("body[data-ready=true]")
+    assert phone.input_value("#players") == "Åsa, Björn, Cecilia"
+    expect(phone.locator("#variant")).to_have_value("helmfrid")
+    expect(phone.get_by_label("A position in phase two")).to_be_checked()
+    expect(phone.locator("#target")).to_have_value("hand:Björn")
+    expect(phone.locator("#pack button[aria-label=KH]")).to_have_attribute("aria-pressed", "true")
+    # from a deck, the names as typed: a download keeps their letters
+    phone.get_by_label("From a deck").tap()
+    phone.get_by_role("button", name="Deal at random").tap()
+    phone.get_by_role("button", name="Start", exact=True).tap()
+    expect(phone.locator(".seat .name")).to_have_text(
+        [re.compile(f"^(▶ )?{n}$") for n in ("Åsa", "Björn", "Cecilia")]
+    )
+    with phone.expect_download() as caught:
+        phone.get_by_role("button", name="Download").tap()
+    day = phone.evaluate("new Date().toISOString().slice(0, 10)")
+    assert caught.value.suggested_filename == f"helmfrid-Åsa-Björn-Cecilia-{day}.json"
+    phone.get_by_role("button", name="New dispute").tap()
+    assert phone.input_value("#players") == ""
+    phone.reload()
+    phone.wait_for_selector("body[data-ready=true]")
+    assert phone.input_value("#players") == ""
+    expect(phone.get_by_label("From a deck")).to_be_checked()
+
+
+def test_a_truncated_link_says_it_is_damaged_and_changes_nothing(phone: Page, base: str) -> None:
+    ready(phone, base + "/" + link(README_DISPUTE))
+    phone.wait_for_selector(".violation")
+    shown = phone.evaluate("location.hash")
+    cut = link(sample("pagat_3p_full.json"))
+    for broken in (cut[: len(cut) // 2], cut[:-1]):
+        phone.goto(base + "/" + broken)
+        error = phone.locator("#error")
+        expect(error).to_contain_text("the link is damaged")
+        said = error.inner_text()
+        assert "stored block" not in said and "truncated" not in said.lower(), said
+        assert "Nothing was opened: the screen is as it was." in said
+        expect(phone.locator("#steps li")).to_have_count(3)  # the README's dispute, as it was
+        assert phone.evaluate("location.hash") == shown  # the address is the screen again
+    # a fresh page with a damaged link: the message, and the New dispute screen
+    other = phone.context.new_page()
+    ready(other, base + "/" + cut[: len(cut) // 2])
+    expect(other.locator("#error")).to_contain_text("the link is damaged")
+    expect(other.locator("#screen-new")).to_be_visible()
+    assert other.evaluate("location.hash") == ""
+
+
+def test_open_record_takes_a_link_a_record_a_session_and_says_what_is_wrong(
+    phone: Page, base: str
+) -> None:
+    ready(phone, base + "/")
+    phone.get_by_role("button", name="Open record").tap()
+    phone.get_by_role("button", name="Open", exact=True).tap()
+    expect(phone.locator("#paste-fault")).to_have_text(
+        "the box is empty: paste a link to a record, a record or a session (JSON), or pick a file"
+    )
+    record = sample("two_player_full.json")
+    whole = link(record)
+    phone.fill("#paste", f"{base}/{whole[: len(whole) // 2]}")
+    phone.get_by_role("button", name="Open", exact=True).tap()
+    said = phone.locator("#paste-fault").inner_text()
+    assert said.startswith("the link is damaged") and "stored block" not in said
+    phone.fill("#paste", '{"format": "skitgubbe-record/1", "variant": ')
+    phone.get_by_role("button", name="Open", exact=True).tap()
+    expect(phone.locator("#paste-fault")).to_contain_text("the record is not whole JSON")
+    assert "Unexpected" not in phone.locator("#paste-fault").inner_text()
+    # a link, as shared, at its step
+    phone.fill("#paste", f"Look: {base}/{whole}&step=2")
+    phone.get_by_role("button", name="Open", exact=True).tap()
+    expect(phone.locator("#where")).to_contain_text(f"Action 2 of {len(record['actions'])}: ")
+    assert address_record(phone) == record
+    phone.go_back()  # back to Open record, as it was
+    expect(phone.locator("#screen-open")).to_be_visible()
+    # a session, pasted as JSON
+    phone.fill("#paste", json.dumps(sample("goat_session_3_games.json")))
+    phone.get_by_role("button", name="Open", exact=True).tap()
+    expect(phone.locator("#session-games button")).to_have_count(3)
+
+
+def test_two_taps_at_once_send_the_action_once(phone: Page, base: str) -> None:
+    ready(phone, base + "/" + link({**README_DISPUTE, "actions": []}))
+    phone.wait_for_selector("#legal button")
+    asked: list[str] = []
+    phone.on("request", lambda r: asked.append(r.url) if "/api/replay" in r.url else None)
+    phone.locator("#legal button[aria-label='Anna play 6D']").evaluate(
+        """b => { for (let i = 0; i < 2; i++)
+            b.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true })); }"""
+    )
+    expect(phone.locator("#steps li")).to_have_count(1)
+    phone.wait_for_timeout(300)
+    assert len(asked) == 1, asked
+    assert address_record(phone)["actions"] == ["Anna play 6D"]
+    phone.locator("#undo").tap()
+    expect(phone.locator("#steps li")).to_have_count(0)
+    expect(phone.locator("#undo")).to_be_hidden()  # one tap, one change to undo
+
+
+def test_the_decisions_are_sentences_in_swedish(browser: Browser, base: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, locale="sv-SE")
+    tab = context.new_page()
+    ready(tab, base + "/" + link(README_DISPUTE))
+    tab.wait_for_selector("#ruling .decide")
+    assert buttons(tab, "#ruling .decide") == [
+        "Ta tillbaka",
+        "Låt det stå",
+        "Ta tillbaka; Cai lägger 3♠ i stället",
+        "Ta tillbaka; Cai lägger Q♦ i stället",
+        "Ta tillbaka; Cai tar upp i stället",
+    ]
+    ruling = tab.locator("#ruling .violation").inner_text()
+    assert "8♣ 9♣ slår inte 7♦ 8♦ 9♦: det krävs en högre ruter än 9♦ eller trumf (♠)" in ruling
+    assert ruling.count("9♦ eller") == 1 and "ska vara över" not in ruling
+    tab.get_by_role("button", name="Ta tillbaka", exact=True).tap()
+    expect(tab.locator("#ruling")).to_contain_text("Bordet tog tillbaka det. Spelet fortsätter.")
+    assert "otillåtet (phase2.beat), togs tillbaka" in tab.locator("#steps").inner_text()
+    context.close()
+
+
+def test_two_taps_on_undo_undo_once(phone: Page, base: str) -> None:
+    ready(phone, base + "/" + link({**README_DISPUTE, "actions": []}))
+    phone.get_by_role("button", name="Anna play 6D", exact=True).tap()
+    phone.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).tap()
+    expect(phone.locator("#steps li")).to_have_count(2)
+    # the second tap a moment after the first, before the entry behind is drawn
+    phone.locator("#undo").evaluate(
+        """b => { const tap = () => b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+            tap(); setTimeout(tap, 0); }"""
+    )
+    expect(phone.locator("#steps li")).to_have_count(1)
+    phone.wait_for_timeout(500)
+    expect(phone.locator("#steps li")).to_have_count(1)
+    assert address_record(phone)["actions"] == ["Anna play 6D"]

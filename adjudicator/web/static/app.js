@@ -11,6 +11,7 @@ const PACK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
 const ACTS = ["play", "pick", "dare", "sluff", "take", "exchange", "set_aside", "deal"]; // as the record format lists them
 const RECENT = "adjudicator.recent"; // localStorage: the disputes kept on this phone
 const RECENT_KEPT = 20;
+const FORM = "adjudicator.form"; // localStorage: the New dispute form as typed, until "New dispute" clears it
 const EMBEDDED = document.getElementById("embedded");
 // tr/trn: the page's words in its language (i18n.js); English where it is not loaded
 const fill = (text, values = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
@@ -25,13 +26,23 @@ const page = {
   viewer: "",
   placing: {}, // position builder: "card/copy" -> target
   lastTapAt: null, // performance.now() of the last tap, for the ruling's time
-  undo: [], // what each change replaced: {record, session, what}, newest last
   session: null, // a session being shown: {record, data, game}
   dispute: null, // this dispute's key in Recent
   rules: [], // the chosen variant's options, as /api/variants/NAME gives them
   byPlayers: [], // how the variant's options change with the number of players
   acts: [], // the acts the record's rules have (Something else offers these)
+  chain: null, // the undo chain this history entry belongs to (its changes are entries behind it)
+  depth: 0, // how many changes of this chain lie behind the entry shown (Undo is offered above 0)
+  what: "", // the change that made the entry shown ("Undo: …" names it)
+  code: null, // the whole record shown, as the link's #record= holds it
+  coded: null, // the object page.code was made from
+  shown: null, // the address and history state last written: a damaged link goes back to it
+  loads: 0, // loads begun: an answer for a load since superseded is dropped
+  busy: false, // an action is being judged: further taps wait for it (a double tap sends once)
+  popped: null, // Undo waits for the entry behind to be drawn: this says it is
+  restoring: false, // the New dispute form is being filled from what was kept
 };
+const APP = "adjudicator"; // history.state entries this page wrote
 
 // --- small DOM helpers: text only --------------------------------------------------
 
@@ -199,19 +210,43 @@ async function inflateCapped(bytes, limit) {
     size += value.length;
     if (size > limit) {
       await reader.cancel();
-      throw new Error(tr("the record inflates to more than {size} MB", { size: limit / 1024 / 1024 }));
+      throw new Oversized(tr("the record inflates to more than {size} MB", { size: limit / 1024 / 1024 }));
     }
     chunks.push(value);
   }
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
+class Oversized extends Error {}
+
+// A link cut short or changed in copying: the browser's own words ("invalid stored block
+// lengths", "Compressed input was truncated") mean nothing at a table, so they are not shown.
+function damagedLink() {
+  return tr("the link is damaged: part of it is missing or changed (cut short when copied?); ask for the link again, or copy all of it");
+}
+
 async function decodeRecord(code) {
-  const base = code.replaceAll("-", "+").replaceAll("_", "/");
-  const text = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
-  const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
-  const json = await inflateCapped(bytes, LINK_LIMIT);
-  return JSON.parse(new TextDecoder().decode(json));
+  // the record a link's #record= holds; an Error in table words when it holds none
+  try {
+    const base = code.replaceAll("-", "+").replaceAll("_", "/");
+    const text = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
+    const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+    const json = await inflateCapped(bytes, LINK_LIMIT);
+    const record = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
+    if (record === null || typeof record !== "object" || Array.isArray(record)) throw new Error("not an object");
+    return record;
+  } catch (err) {
+    throw err instanceof Oversized ? err : new Error(damagedLink());
+  }
+}
+
+function parseLink(text) {
+  // what a link's fragment holds: #record=CODE[&game=K][&step=N][&as=NAME], or null
+  const at = text.indexOf("#record=");
+  if (at < 0) return null;
+  const params = new URLSearchParams(text.slice(at + 1).trim());
+  const number = (key) => (/^\d+$/.test(params.get(key) || "") ? Number(params.get(key)) : null);
+  return { code: params.get("record") || "", game: number("game"), step: number("step"), as: params.get("as") || "" };
 }
 
 // --- drawing the table ---------------------------------------------------------------
@@ -323,19 +358,17 @@ function drawRuling() {
     if (v.legal.length) card.append(alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: trn("and {count} more with cards hidden from {viewer}", "and {count} more with cards hidden from {viewer}", v.legal_hidden, { viewer: page.viewer }) }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: trn("and {count} more with a card nobody has seen", "and {count} more with a card nobody has seen", v.with_unseen) }));
-    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : tr("The table: {what}. Play goes on.", { what: v.table }) }));
+    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : tableDid(v.table) }));
     box.append(card);
     if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
       // the decisions, apart from the ruling: each keeps the disputed action in the record, marked
       const decide = el("div", { class: "decide", role: "group", "aria-labelledby": "decide-title" });
       decide.append(el("h3", { id: "decide-title", text: tr("What does the table do?") }));
       const choices = el("div", { class: "buttons" });
-      choices.append(el("button", { type: "button", class: "decision", text: tr("Take it back"), onclick: () => takeBack(v.index) }));
-      choices.append(el("button", { type: "button", class: "decision", text: tr("Let it stand"), onclick: () => letItStand(v.index) }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Take it back"), onclick: acting(() => takeBack(v.index)) }));
+      choices.append(el("button", { type: "button", class: "decision", text: tr("Let it stand"), onclick: acting(() => letItStand(v.index)) }));
       for (const form of v.legal) {
-        const text = formText(form);
-        choices.append(el("button", { type: "button", class: "decision", "aria-label": tr("Take it back and play {action}", { action: text }), onclick: () => takeBackAndPlay(v.index, form) },
-          tr("Take it back and play") + " ", formEl(form)));
+        choices.append(el("button", { type: "button", class: "decision", onclick: acting(() => takeBackAndPlay(v.index, form)) }, ...insteadEl(form)));
       }
       decide.append(choices);
       box.append(decide);
@@ -353,6 +386,52 @@ function drawRuling() {
       box.append(el("p", { class: "violation" }, el("strong", { text: `✗ ${x.rule}: ` }), x.message));
     }
   }
+}
+
+function tableDid(mark) {
+  // what the table did about the action, as a sentence (the record keeps its English mark)
+  if (mark === "taken back") return tr("The table took it back. Play goes on.");
+  if (mark === "stands") return tr("The table let it stand. Play goes on.");
+  return tr("The table: {what}. Play goes on.", { what: mark });
+}
+
+const CARDS_AT = "\u0001"; // where a sentence's cards go, drawn as cards
+
+function insteadSaid(form) {
+  // "Take it back; Finn plays {cards} instead": one whole sentence for each act, so that
+  // every language says it in its own order (the cards stand where CARDS_AT is)
+  const words = typeof form === "string" ? form.split(" ") : [form.player || "", form.act || "deal"];
+  const [player, act] = words;
+  const has = words.length > 2;
+  const values = { player, cards: CARDS_AT };
+  if (act === "play") return tr("Take it back; {player} plays {cards} instead", values);
+  if (act === "sluff") return tr("Take it back; {player} sluffs {cards} instead", values);
+  if (act === "pick") return has ? tr("Take it back; {player} picks up {cards} instead", values) : tr("Take it back; {player} picks up instead", values);
+  if (act === "dare") return has ? tr("Take it back; {player} dares and turns {cards} instead", values) : tr("Take it back; {player} dares instead", values);
+  if (act === "take") return tr("Take it back; {player} takes the trick instead", values);
+  if (act === "exchange") return tr("Take it back; {player} exchanges {cards} instead", values);
+  if (act === "set_aside") return tr("Take it back; {player} sets {cards} aside instead", values);
+  if (act === "deal") return tr("Take it back; {player} deals instead", values);
+  return tr("Take it back; {action} instead", { action: formText(form) });
+}
+
+function insteadCards(form) {
+  return typeof form === "string" ? form.split(" ").slice(2) : [];
+}
+
+function insteadEl(form) {
+  // the sentence with its cards drawn as cards (their text, "Q♦", is the accessible name)
+  const [before, after = ""] = insteadSaid(form).split(CARDS_AT);
+  const cards = insteadCards(form).map((code) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(code) ? cardEl(code) : code);
+  const parts = [before];
+  cards.forEach((c, i) => parts.push(...(i ? [" ", c] : [c])));
+  parts.push(after);
+  return parts.filter((p) => p !== "");
+}
+
+function insteadText(form) {
+  // the same sentence as plain text, for "Undo: …"
+  return insteadSaid(form).replace(CARDS_AT, pretty(`x x ${insteadCards(form).join(" ")}`).slice(4));
 }
 
 function actionButton(form, onclick) {
@@ -378,7 +457,7 @@ function drawMoves() {
   if (!atEnd) {
     $("else-hand").replaceChildren();
     const n = later();
-    legal.append(el("button", { type: "button", text: trn("Play on from here (sets aside {count} later action; Undo restores it)", "Play on from here (sets aside {count} later actions; Undo restores them)", n), onclick: playFromHere }));
+    legal.append(el("button", { type: "button", text: trn("Play on from here (sets aside {count} later action; Undo restores it)", "Play on from here (sets aside {count} later actions; Undo restores them)", n), onclick: acting(playFromHere) }));
     return;
   }
   const next = r.next;
@@ -387,7 +466,7 @@ function drawMoves() {
   } else {
     const deals = next.legal.filter((f) => typeof f !== "string");
     const shown = deals.length > 4 ? next.legal.filter((f) => typeof f === "string" || deals.indexOf(f) < 3) : next.legal;
-    for (const form of shown) legal.append(actionButton(form, () => play(form)));
+    for (const form of shown) legal.append(actionButton(form, acting(() => play(form))));
     if (shown.length < next.legal.length) {
       legal.append(el("p", { class: "hint", text: "… " + trn("and {count} more way to deal (Something else: deal)", "and {count} more ways to deal (Something else: deal)", next.legal.length - shown.length) }));
     }
@@ -459,9 +538,9 @@ function drawSteps() {
 }
 
 function drawUndo() {
-  const last = page.undo[page.undo.length - 1];
-  $("undo").hidden = !last || Boolean(EMBEDDED);
-  $("undo").textContent = last ? tr("Undo: {what}", { what: last.what }) : tr("Undo");
+  const can = page.depth > 0 && !EMBEDDED;
+  $("undo").hidden = !can;
+  $("undo").textContent = can ? tr("Undo: {what}", { what: page.what }) : tr("Undo");
 }
 
 function draw() {
@@ -501,20 +580,59 @@ function keepRecent(list) {
   }
 }
 
-async function remember() {
-  // the address's #record= is the record shown; the dispute goes to the top of Recent
+function newId() {
+  return `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function stepShown() {
+  // the step shown as people count it: N is the table after the N-th action, 0 the start
+  return page.pos === 0 ? 0 : page.result.steps[page.pos - 1].index + 1;
+}
+
+function tableHash() {
+  // the whole state a person sees: the record, the game of a session, the step, the view
+  let hash = `#record=${page.code}`;
+  if (page.session) hash += `&game=${page.session.game + 1}`;
+  hash += `&step=${stepShown()}`;
+  if (page.viewer) hash += `&as=${encodeURIComponent(page.viewer)}`;
+  return hash;
+}
+
+function entryState() {
+  // what rides in the history entry: the Recent line, and where the entry stands in its undo chain
+  return { app: APP, dispute: page.dispute, chain: page.chain, depth: page.depth, what: page.what };
+}
+
+function writeAddress(url, mode) {
+  const state = mode === "keep" ? history.state : entryState();
+  if (mode === "push") history.pushState(state, "", url);
+  else history.replaceState(state, "", url);
+  page.shown = { url, state };
+}
+
+async function remember(mode = "replace") {
+  // the address is the table shown (a change pushes an entry: Back undoes it, Forward redoes
+  // it); the dispute goes to the top of Recent
   if (EMBEDDED) return;
   const whole = page.session ? page.session.record : page.record;
-  const code = await encodeRecord(whole);
-  const game = page.session ? `&game=${page.session.game + 1}` : "";
-  if (!page.dispute) page.dispute = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  // the dispute's key rides in the history entry: a reload goes on with the same Recent line
-  history.replaceState({ dispute: page.dispute }, "", `${location.pathname}#record=${code}${game}`);
+  if (page.coded !== whole) {
+    page.code = await encodeRecord(whole);
+    page.coded = whole;
+  }
+  if (!page.dispute) page.dispute = newId();
+  if (!page.chain) page.chain = newId();
+  writeAddress(location.pathname + location.search + tableHash(), mode);
   if ($("link").hidden === false) $("link").value = location.href;
   $("qr").replaceChildren();
   $("shared").textContent = "";
   const entry = { id: page.dispute, hash: location.hash, title: titleOf(whole), at: new Date().toISOString() };
   keepRecent([entry, ...recent().filter((e) => e.id !== page.dispute)]);
+}
+
+function rememberStep() {
+  // stepping and the view change the address, not the history: Back is for changes
+  if (EMBEDDED || !page.code || $("screen-table").hidden) return;
+  writeAddress(location.pathname + location.search + tableHash(), "keep");
 }
 
 function drawRecent() {
@@ -532,24 +650,33 @@ function drawRecent() {
 }
 
 async function openRecent(entry) {
-  page.dispute = entry.id;
-  history.replaceState({ dispute: entry.id }, "", `${location.pathname}${entry.hash}`);
-  await openHash();
+  await openLink(entry.hash, null, entry.id);
 }
 
 // --- acting on the record ---------------------------------------------------------------
 
-async function load(record, where = "end", anchor = null) {
-  // the ruling for ``record``; an error stands beside ``anchor`` (the control tapped)
-  clearFaults();
+async function load(record, where = "end", anchor = null, entry = null) {
+  // the ruling for ``record``; an error stands beside ``anchor`` (the control tapped, or a
+  // function that places it and gives the control, or null when it has said it itself).
+  // ``entry``: the history entry it makes ({push, chain, depth, what}); null keeps the one shown.
+  const token = ++page.loads;
+  let result;
   try {
-    page.result = await rule(record, page.viewer);
+    result = await rule(record, page.viewer);
   } catch (err) {
-    const control = typeof anchor === "function" ? anchor(err.message) : anchor;
-    if (control) fault(control, err.message);
+    if (token !== page.loads) return false;
+    clearFaults();
+    if (typeof anchor === "function") {
+      const control = anchor(err.message);
+      if (control) fault(control, err.message);
+    } else if (anchor) fault(anchor, err.message);
     else showError(err.message);
     return false;
   }
+  if (token !== page.loads) return false; // a later load (a Back, a link) has taken over
+  clearFaults();
+  page.result = result;
+  if (entry) ({ chain: page.chain, depth: page.depth, what: page.what } = entry);
   page.record = record;
   page.acts = page.result.acts || [];
   const steps = page.result.steps;
@@ -560,10 +687,15 @@ async function load(record, where = "end", anchor = null) {
   const views = EMBEDDED ? Object.keys(embedded().views) : ["", ...page.result.players];
   viewer.replaceChildren(...views.map((n) => el("option", { value: n, text: n || tr("everyone (all hands)") })));
   viewer.value = page.viewer;
-  await remember(); // the address first: whatever is drawn is already in it
+  await remember(entry && entry.push ? "push" : "replace"); // the address first: whatever is drawn is already in it
   screen("table");
   draw();
   return true;
+}
+
+function fresh(push = true) {
+  // the history entry of a record opened afresh: a chain of its own, nothing to undo
+  return { push, chain: newId(), depth: 0, what: "" };
 }
 
 function withActions(actions) {
@@ -571,27 +703,33 @@ function withActions(actions) {
 }
 
 async function change(record, what, anchor = null, where = "end") {
-  // every change can be undone: the record (and session) before it is kept
-  const before = { record: page.record, session: page.session, pos: page.pos, what };
+  // every change is a history entry of its own, one deeper in the chain: the entry before it
+  // (its address, the record and step shown then) is what Undo and Back go back to
+  const session = page.session;
   if (page.session) page.session = null; // a changed game is a dispute of its own
-  if (await load(record, where, anchor)) {
-    page.undo.push(before);
+  if (!page.chain) page.chain = newId();
+  if (await load(record, where, anchor, { push: true, chain: page.chain, depth: page.depth + 1, what })) {
     drawUndo();
     return true;
   }
-  page.session = before.session;
+  page.session = session;
   return false;
 }
 
-async function undo() {
-  const last = page.undo.pop();
-  if (!last) return;
-  page.session = last.session;
-  if (await load(last.record, "end", $("undo"))) {
-    go(last.pos);
-    $("undo-about").textContent = tr("Undone: {what}", { what: last.what });
-  } else page.undo.push(last);
-  drawUndo();
+function undo() {
+  // the entry behind this one is the same chain one change earlier: Back is Undo. The
+  // button stays disabled until that entry is drawn, so a double tap undoes once.
+  if (page.depth <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(late);
+      page.popped = null;
+      resolve();
+    };
+    const late = setTimeout(done, 10000);
+    page.popped = done;
+    history.back();
+  });
 }
 
 async function play(form, anchor = null) {
@@ -636,8 +774,7 @@ async function letItStand(index) {
 
 async function takeBackAndPlay(index, form) {
   page.lastTapAt = performance.now();
-  const text = formText(form);
-  await change(withActions(markedAt(index, "taken back", form)), tr("Take it back and play {action}", { action: text }), $("ruling"));
+  await change(withActions(markedAt(index, "taken back", form)), insteadText(form), $("ruling"));
 }
 
 async function playFromHere() {
@@ -652,6 +789,24 @@ function go(pos) {
   // stepping never scrolls the page: the table and the step controls stay where they are
   page.pos = Math.max(0, Math.min(pos, page.result.steps.length));
   draw();
+  rememberStep();
+}
+
+// An action is sent once however fast the taps come: while one is judged its button is
+// disabled, and any other tap that would change the record is dropped.
+function acting(action) {
+  return async (event) => {
+    const button = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
+    if (page.busy) return;
+    page.busy = true;
+    if (button) button.disabled = true;
+    try {
+      await action(event);
+    } finally {
+      page.busy = false;
+      if (button && button.isConnected) button.disabled = false;
+    }
+  };
 }
 
 // --- Something else: an action typed or tapped by hand -----------------------------------
@@ -728,7 +883,8 @@ async function enterTyped() {
 // --- the new-dispute form ---------------------------------------------------------------
 
 function players() {
-  return $("players").value.trim().split(/\s+/).filter(Boolean);
+  // names are parted by spaces or commas ("Anna, Bo, Cai" is Anna, Bo and Cai)
+  return $("players").value.split(/[\s,]+/).filter(Boolean);
 }
 
 function fromWhere() {
@@ -890,6 +1046,7 @@ function drawPack() {
       else page.placing[key] = target;
       clearFault(pack);
       drawPack();
+      keepForm();
     });
     pack.append(b);
   }
@@ -954,6 +1111,10 @@ function newRecord() {
       if (Object.keys(piles).length) start.piles = piles;
       if (!$("trump-card-box").hidden && $("trump-card").value.trim()) start.trump_card = $("trump-card").value.trim();
     }
+    const placedAny = Object.values(hands).some((h) => h.length) || (start.stock || []).length || Object.keys(start.piles || {}).length;
+    if (!placedAny) {
+      throw new FormFault($("pack"), tr("no card is placed yet: choose a hand under 'Tap cards into', then tap that player's cards in the pack (or give the cards nobody saw)"));
+    }
     record.start = start;
   }
   record.actions = [];
@@ -976,7 +1137,6 @@ function controlFor(message) {
 }
 
 async function begin() {
-  page.viewer = "";
   clearFaults();
   let record;
   try {
@@ -985,17 +1145,31 @@ async function begin() {
     fault(err.control || $("begin"), err.message);
     return;
   }
-  startDispute();
-  await load(record, "end", controlFor);
+  await openFresh(record, controlFor, { where: "end" });
 }
 
 function startDispute() {
   page.dispute = null;
-  page.undo = [];
   page.session = null;
+  page.viewer = "";
   $("session").hidden = true;
   $("undo-about").textContent = "";
   $("link").hidden = true;
+}
+
+async function openFresh(record, anchor, { game = 0, where = "violation", viewer = "", dispute = null, push = true } = {}) {
+  // a record opened afresh (Start, a sample, a paste, a link, Recent): a dispute and an undo
+  // chain of its own, in a new history entry; refused, the screen stays as it was
+  const before = { dispute: page.dispute, session: page.session, viewer: page.viewer, sessionHidden: $("session").hidden };
+  startDispute();
+  page.dispute = dispute;
+  page.viewer = viewer;
+  if (await openRecord(record, anchor, game, where, fresh(push))) return true;
+  page.dispute = before.dispute;
+  page.session = before.session;
+  page.viewer = before.viewer;
+  $("session").hidden = before.sessionHidden;
+  return false;
 }
 
 function shuffle() {
@@ -1008,29 +1182,124 @@ function shuffle() {
   }
   $("deck").value = cards.join(" ");
   clearFault($("deck"));
+  keepForm();
+}
+
+// --- the New dispute form, kept as it is typed: a reload (a pull-to-refresh while tapping
+// cards) gives it back; "New dispute" clears it -----------------------------------------
+
+const FORM_FIELDS = ["players", "dealer", "deck", "leader", "trump", "pos-dealer", "trump-card", "target", "options"];
+
+function keepForm() {
+  if (EMBEDDED || page.restoring) return;
+  const kept = { variant: $("variant").value, from: fromWhere(), placing: page.placing, unseen: page.unseen || {}, rules: {} };
+  for (const id of FORM_FIELDS) kept[id] = $(id).value;
+  for (const o of page.rules) {
+    const control = $(`rule-${o.name}`);
+    if (control && control.dataset.touched) kept.rules[o.name] = control.type === "checkbox" ? control.checked : control.value;
+  }
+  try {
+    localStorage.setItem(FORM, JSON.stringify(kept));
+  } catch {
+    // storage switched off: the form lives as long as the page
+  }
+}
+
+function keptForm() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(FORM) || "null");
+    return kept && typeof kept === "object" && !Array.isArray(kept) ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+async function restoreForm() {
+  // the form as it was typed: the variant first (its house rules), the names (the lists of
+  // players), then the rest
+  const kept = keptForm();
+  page.restoring = true;
+  try {
+    if (kept && page.variants.some((v) => v.name === kept.variant)) $("variant").value = kept.variant;
+    if (kept) {
+      $("players").value = String(kept.players ?? "");
+      const from = document.querySelector(`input[name=from][value="${CSS.escape(String(kept.from))}"]`);
+      if (from) from.checked = true;
+      const object = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
+      page.placing = object(kept.placing);
+      page.unseen = object(kept.unseen);
+    }
+    refreshForm();
+    await loadRules();
+    if (!kept) return;
+    for (const [name, value] of Object.entries(kept.rules || {})) {
+      const control = $(`rule-${name}`);
+      if (!control) continue;
+      if (control.type === "checkbox") control.checked = Boolean(value);
+      else control.value = String(value);
+      control.dataset.touched = "true";
+    }
+    for (const id of FORM_FIELDS) {
+      if (typeof kept[id] !== "string") continue;
+      const control = $(id);
+      if (control.tagName === "SELECT" && ![...control.options].some((o) => o.value === kept[id])) continue;
+      control.value = kept[id];
+    }
+    refreshForm();
+  } finally {
+    page.restoring = false;
+  }
+}
+
+function clearForm() {
+  // "New dispute": an empty form (the variant stays: a table goes on with its game)
+  try {
+    localStorage.removeItem(FORM);
+  } catch {
+    // nothing was kept
+  }
+  for (const id of ["players", "deck", "trump-card", "options"]) $(id).value = "";
+  document.querySelector("input[name=from][value=deck]").checked = true;
+  page.placing = {};
+  page.unseen = {};
+  for (const control of document.querySelectorAll("#rule-switches [data-touched]")) delete control.dataset.touched;
+  clearFaults();
+  refreshForm();
+  showRuleDefaults();
 }
 
 // --- opening a record, a session, a sample ---------------------------------------------------
 
-async function openRecord(record, anchor, game = 0, where = "violation") {
+async function openRecord(record, anchor, game = 0, where = "violation", entry = null) {
   // a record is replayed; a session shows its games and replays the one picked
   if (record && typeof record === "object" && Array.isArray(record.games)) {
     let data;
     try {
       data = await api("/api/session", record);
     } catch (err) {
-      if (anchor) fault(anchor, err.message);
+      if (typeof anchor === "function") {
+        const control = anchor(err.message);
+        if (control) fault(control, err.message);
+      } else if (anchor) fault(anchor, err.message);
       else showError(err.message);
       return false;
     }
     const k = Math.max(0, Math.min(game, data.games.length - 1));
+    const kept = page.session;
     page.session = { record, data, game: k };
-    drawSession();
-    return load(data.games[k], where, anchor);
+    if (await load(data.games[k], where, anchor, entry)) {
+      drawSession();
+      return true;
+    }
+    page.session = kept;
+    return false;
   }
   page.session = null;
-  $("session").hidden = true;
-  return load(record, where, anchor);
+  if (await load(record, where, anchor, entry)) {
+    $("session").hidden = true;
+    return true;
+  }
+  return false;
 }
 
 function drawSession() {
@@ -1054,43 +1323,144 @@ function drawSession() {
 }
 
 async function pickGame(k) {
+  // another game of the session: an entry of its own (Back returns to the game before)
   const s = page.session;
   if (!s) return;
+  const kept = s.game;
   s.game = k;
-  drawSession();
-  page.undo = [];
-  await load(s.data.games[k], "violation", $("game"));
+  if (await load(s.data.games[k], "violation", $("game"), fresh())) drawSession();
+  else {
+    s.game = kept;
+    $("game").value = String(kept);
+  }
 }
+
+// --- open anything: a link, a record, a session ---------------------------------------------
 
 async function openText(text) {
-  let record;
-  try {
-    record = JSON.parse(text);
-  } catch (err) {
-    fault($("paste"), tr("not JSON: {error}", { error: err.message }));
+  // what was pasted into "Open record": a link to a record (…#record=…), a record or a session
+  const box = $("paste");
+  const typed = text.trim();
+  if (!typed) {
+    fault(box, tr("the box is empty: paste a link to a record, a record or a session (JSON), or pick a file"));
     return;
   }
-  page.viewer = "";
-  startDispute();
-  await openRecord(record, $("paste"));
-}
-
-async function openHash() {
-  const match = /^#record=([A-Za-z0-9_-]+)(?:&game=(\d+))?$/.exec(location.hash);
-  if (!match) return false;
+  if (parseLink(typed)) {
+    await openLink(typed, box);
+    return;
+  }
+  if (!/^[[{]/.test(typed)) {
+    fault(box, tr("this is neither a link to a record (it holds '#record=') nor a record (JSON, in braces)"));
+    return;
+  }
   let record;
   try {
-    record = await decodeRecord(match[1]);
+    record = JSON.parse(typed);
   } catch (err) {
-    showError(tr("the link holds no readable record: {error}", { error: err.message }));
-    return true;
+    const at = /position (\d+)/.exec(err.message);
+    fault(box, at
+      ? tr("the record is not whole JSON: it goes wrong near character {at} (cut short when copied?)", { at: Number(at[1]) + 1 })
+      : tr("the record is not whole JSON: it breaks off or has a mistake (cut short when copied?)"));
+    return;
   }
-  const kept = page.dispute || history.state?.dispute || null;
-  page.viewer = "";
+  await openFresh(record, box);
+}
+
+async function openLink(text, anchor, dispute = null, push = true) {
+  // a link's record at its game, step and view; a damaged link is said (beside ``anchor``,
+  // or at the top) and nothing else changes
+  const link = parseLink(text);
+  let record;
+  try {
+    record = await decodeRecord(link.code);
+  } catch (err) {
+    if (anchor) fault(anchor, err.message);
+    else showError(err.message);
+    return false;
+  }
+  const players = record.players || [];
+  const viewer = link.as && players.includes(link.as) ? link.as : "";
+  const where = link.step === null ? "violation" : link.step === 0 ? "start" : link.step - 1;
+  return openFresh(record, anchor, { game: link.game ? link.game - 1 : 0, where, viewer, dispute, push });
+}
+
+function shownAgain(message, damaged = false) {
+  // a link that opened nothing: the address goes back to what is on screen, and says why.
+  // On a page just loaded nothing was on screen: a damaged link leaves the address (New
+  // dispute), a record the engine refused stays in it (a reload may yet open it).
+  if (page.shown) {
+    history.replaceState(page.shown.state, "", page.shown.url);
+    showError(`${message} ` + tr("Nothing was opened: the screen is as it was."));
+  } else {
+    if (damaged) history.replaceState(null, "", location.pathname + location.search);
+    showError(message);
+  }
+  return null;
+}
+
+function showScreen(name) {
+  screen(name);
+  if (name === "samples") drawSamples();
+  if (name === "new") drawRecent();
+}
+
+function goScreen(name) {
+  // a screen of its own address (#open, #samples; New dispute has none): Back returns here
+  clearFaults();
+  const url = location.pathname + location.search + (name === "new" ? "" : `#${name}`);
+  const state = { app: APP, screen: name };
+  if (location.hash === (name === "new" ? "" : `#${name}`)) history.replaceState(state, "", url);
+  else history.pushState(state, "", url);
+  page.shown = { url, state };
+  showScreen(name);
+}
+
+async function showAddress(state) {
+  // what the address holds, drawn; then whoever waits for it (Undo) goes on
+  try {
+    await drawAddress(state);
+  } finally {
+    if (page.popped) page.popped();
+  }
+}
+
+async function drawAddress(state) {
+  // what the address holds, drawn: a screen (#open, #samples; nothing is New dispute) or a
+  // table; a history entry of this page's (a reload, Back, Forward) keeps its undo chain
+  const hash = location.hash;
+  if (!parseLink(hash)) {
+    const name = { "#open": "open", "#samples": "samples" }[hash] || "new";
+    clearFaults();
+    showScreen(name);
+    page.shown = { url: location.pathname + location.search + hash, state: history.state };
+    return;
+  }
+  const ours = state && state.app === APP ? state : null;
+  const left = { chain: page.chain, depth: page.depth, what: page.what };
+  const link = parseLink(hash);
+  let record;
+  try {
+    record = await decodeRecord(link.code);
+  } catch (err) {
+    shownAgain(err.message, true);
+    if (!page.record) showScreen("new");
+    return;
+  }
+  const players = record.players || [];
+  const viewer = link.as && players.includes(link.as) ? link.as : "";
+  const where = link.step === null ? "violation" : link.step === 0 ? "start" : link.step - 1;
+  const kept = { dispute: page.dispute, session: page.session, viewer: page.viewer };
   startDispute();
-  page.dispute = kept;
-  await openRecord(record, null, match[2] ? Number(match[2]) - 1 : 0);
-  return true;
+  page.dispute = ours ? ours.dispute : null;
+  page.viewer = viewer;
+  const entry = ours ? { push: false, chain: ours.chain, depth: ours.depth, what: ours.what } : fresh(false);
+  if (await openRecord(record, shownAgain, link.game ? link.game - 1 : 0, where, entry)) {
+    if (ours && ours.chain === left.chain && ours.depth === left.depth - 1) $("undo-about").textContent = tr("Undone: {what}", { what: left.what });
+    else if (ours && ours.chain === left.chain && ours.depth === left.depth + 1) $("undo-about").textContent = tr("Redone: {what}", { what: ours.what });
+    return;
+  }
+  Object.assign(page, kept);
+  if (!page.record) showScreen("new");
 }
 
 async function drawSamples() {
@@ -1104,7 +1474,7 @@ async function drawSamples() {
     return;
   }
   list.replaceChildren(...all.map((s) => {
-    const b = el("button", { type: "button", class: "open-recent", "aria-label": s.name, onclick: () => openSample(s.name, b) },
+    const b = el("button", { type: "button", class: "open-recent", "aria-label": s.name, onclick: acting(() => openSample(s.name, b)) },
       el("span", { class: "sample-name", text: s.name }),
       el("span", { class: "dim", text: [s.session ? tr("session") : null, s.variant, trn("{count} player", "{count} players", s.players.length), s.title || null].filter((x) => x !== null).join(" · ") }));
     return el("li", {}, b);
@@ -1119,9 +1489,7 @@ async function openSample(name, anchor) {
     fault(anchor, err.message);
     return;
   }
-  page.viewer = "";
-  startDispute();
-  await openRecord(record, anchor);
+  await openFresh(record, anchor);
 }
 
 // --- sharing at the table -------------------------------------------------------------------
@@ -1130,7 +1498,8 @@ function fileName() {
   const r = page.session ? page.session.record : page.record;
   const day = new Date().toISOString().slice(0, 10);
   const names = (r.players || []).join("-");
-  return `${r.variant || "record"}-${names}-${day}`.replace(/[^A-Za-z0-9._-]+/g, "_") + ".json";
+  // letters of every script stay (Åsa, Björn); only what a file name cannot hold is replaced
+  return `${r.variant || "record"}-${names}-${day}`.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]+/gu, "_") + ".json";
 }
 
 async function drawQr(url) {
@@ -1214,15 +1583,12 @@ function download() {
 async function start() {
   if (globalThis.pageLanguage) await globalThis.pageLanguage.ready; // its words before any drawing
   $("go-new").addEventListener("click", () => {
-    clearFaults();
     startDispute();
-    history.replaceState(null, "", location.pathname); // a new dispute: no record in the address
-    screen("new");
-    refreshForm();
-    drawRecent();
+    clearForm();
+    goScreen("new");
   });
-  $("go-open").addEventListener("click", () => { clearFaults(); screen("open"); });
-  $("go-samples").addEventListener("click", () => { clearFaults(); screen("samples"); drawSamples(); });
+  $("go-open").addEventListener("click", () => goScreen("open"));
+  $("go-samples").addEventListener("click", () => goScreen("samples"));
   $("variant").addEventListener("input", () => { refreshForm(); loadRules(); });
   $("players").addEventListener("input", () => { clearFault($("players")); refreshForm(); showRuleDefaults(); });
   $("options").addEventListener("input", () => clearFault($("options")));
@@ -1233,9 +1599,11 @@ async function start() {
     page.unseen = { ...page.unseen, [$("target").value]: Math.max(0, Number($("unseen").value) || 0) };
     drawPack();
   });
+  $("screen-new").addEventListener("input", keepForm);
+  $("screen-new").addEventListener("change", keepForm);
   $("shuffle").addEventListener("click", shuffle);
-  $("begin").addEventListener("click", begin);
-  $("open").addEventListener("click", () => openText($("paste").value));
+  $("begin").addEventListener("click", acting(begin));
+  $("open").addEventListener("click", acting(() => openText($("paste").value)));
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
     if (file) openText(await file.text());
@@ -1254,13 +1622,14 @@ async function start() {
   $("else-player").addEventListener("change", drawElseHand);
   $("else-act").addEventListener("change", drawElseHand);
   $("else-cards").addEventListener("input", () => clearFault($("else-cards")));
-  $("else-go").addEventListener("click", enterTyped);
-  $("undo").addEventListener("click", undo);
+  $("else-go").addEventListener("click", acting(enterTyped));
+  $("undo").addEventListener("click", acting(undo));
   $("copy-link").addEventListener("click", copyLink);
   $("share").addEventListener("click", share);
   $("share").hidden = typeof navigator.share !== "function";
   $("download").addEventListener("click", download);
-  window.addEventListener("hashchange", () => { page.dispute = null; openHash(); });
+  // Back and Forward (and a link typed into the address bar) show what the address holds
+  window.addEventListener("popstate", (event) => showAddress(event.state));
 
   if (EMBEDDED) {
     const data = embedded();
@@ -1275,10 +1644,8 @@ async function start() {
       showError(err.message);
     }
     $("variant").replaceChildren(...page.variants.map((v) => el("option", { value: v.name, text: `${v.name} — ${v.title}` })));
-    refreshForm();
-    await loadRules();
-    drawRecent();
-    if (!(await openHash())) screen("new");
+    await restoreForm();
+    await showAddress(history.state);
   }
   document.body.dataset.ready = "true";
 }
