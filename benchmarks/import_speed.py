@@ -64,7 +64,7 @@ def events_of(record: dict[str, Any]) -> dict[str, Any]:
     for written in record["actions"]:
         action = table.parse(written)
         p = action.player
-        before = [list(hand) for hand in state.hands]
+        stock = list(state.stock)
         phase = state.phase
         if action.act == "deal":
             for seat, cards in action.to:
@@ -87,10 +87,9 @@ def events_of(record: dict[str, Any]) -> dict[str, Any]:
         elif action.act == "pick":
             events.append({"type": "pickUp"})
         table.push(action)
-        if phase == PHASE_ONE:
-            for card in state.hands[p][len(before[p]) - len(action.cards) :]:
-                if action.act in ("play", "sluff"):
-                    events.append({"type": "draw", "player": p, "card": card_code(card)})
+        if phase == PHASE_ONE and action.act in ("play", "sluff"):
+            for card in reversed(stock[len(state.stock) :]):  # what the player drew
+                events.append({"type": "draw", "player": p, "card": card_code(card)})
         if not revealed and (state.phase != PHASE_ONE or state.deal is not None):
             revealed = True
             trump = state.indicator

@@ -25,11 +25,14 @@ from adjudicator.cli.group import Adjudicator, RecordSize
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
+from adjudicator.cli.importing import from_options, known_format, one_imported, options_of
+from adjudicator.cli.importing import register as register_importing
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
 from adjudicator.i18n import _, ngettext
 from adjudicator.i18n import number as written
+from adjudicator.importers import ImportOptions
 from adjudicator.play import legal
 from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
@@ -167,6 +170,7 @@ def _go_on(value: str | None) -> str | None:
     help="Also write every legal record to OUT.jsonl, one per line.",
 )
 @go_on_option
+@from_options
 @max_record_size
 def check(
     paths: tuple[str, ...],
@@ -177,6 +181,9 @@ def check(
     write_legal: str | None,
     dask_address: str | None,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
@@ -213,11 +220,21 @@ def check(
     and no record larger than --max-record-size.  --jobs is capped at the
     cores and the records.
 
+    A PATH that is the page's shared link ('https://...#record=...') is read
+    from its fragment; nothing is fetched.  --from FORMAT reads each PATH as
+    another app's log ('adjudicator import --list'): each game is converted
+    and checked, named FILE#gameId; a game that cannot be converted is an
+    invalid verdict naming the place.
+
     Exit status: 0 all legal, 1 any illegal, 2 any invalid, unreadable or
     missing (or a worker lost, an output not written), 130 Ctrl-C, 143 SIGTERM.
     Standard output closed by its reader (| head -1) changes none of these: the
     run goes on quietly to its end.
     """
+    importing = None
+    if from_format is not None:
+        known_format(from_format)
+        importing = (from_format, options_of(names, rules, None, max_size))
     out = _console()
     err = _console(stderr=True)
     targets = {"illegal": write_illegal, "legal": write_legal}
@@ -228,7 +245,17 @@ def check(
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
         _check_run(
-            paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
+            paths,
+            as_json,
+            jobs,
+            show_all,
+            dask_address,
+            max_size,
+            out,
+            err,
+            outputs,
+            _go_on(go_on),
+            importing,
         )
     except OutputError as exc:
         for sink in outputs.values():
@@ -251,9 +278,11 @@ def _check_run(
     err: Console,
     outputs: dict[str, Output],
     go_on: str | None = None,
+    importing: tuple[str, ImportOptions] | None = None,
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
-    total = bulk.count(paths) if not as_json or err.is_terminal else None
+    counted = importing is None and (not as_json or err.is_terminal)
+    total = bulk.count(paths) if counted else None
     # Up to FULL_OUTPUT_MAX records every verdict is printed, beyond only the problems; the
     # first verdicts wait until that is known, so that a file and the same records piped to
     # '-' (which cannot be counted ahead) print the same lines.
@@ -294,6 +323,7 @@ def _check_run(
             as_json=as_json,
             max_size=max_size,
             go_on=go_on,
+            importing=importing,
         ),
         dask=dask_address is not None,
     )
@@ -375,19 +405,37 @@ def _one_line(text: str) -> str:
     return stripped + "\n"
 
 
-def _load(arg: str, max_size: int = limits.MAX_RECORD_SIZE) -> tuple[str, Game | Session]:
-    """The one record ``arg`` names; an invalid one is its verdict line on stdout, exit 2.
+def _load(
+    arg: str,
+    max_size: int = limits.MAX_RECORD_SIZE,
+    importing: tuple[str, ImportOptions] | None = None,
+) -> tuple[str, Game | Session]:
+    """The one record ``arg`` names (a game of a foreign log with ``importing``); an
+    invalid one is its verdict line on stdout, exit 2.
 
     The line goes where ``check`` prints it, on standard output: a verdict
     on a record, not a mistake in the command.
     """
     label = limits.printable(arg)
     try:
+        if importing is not None:
+            label, text = one_imported(importing[0], arg, importing[1])
+            return label, document_from_text(text)
         label, text = bulk.one_record(arg, max_size)
         return label, document_from_text(text)
     except RecordError as exc:
         _console().print(render.invalid(label, str(exc)))
         sys.exit(EXIT_INVALID)
+
+
+def _importing(
+    from_format: str | None, names: str | None, rules: str, max_size: int
+) -> tuple[str, ImportOptions] | None:
+    """``--from FORMAT`` and its options, as ``_load`` takes them (None without it)."""
+    if from_format is None:
+        return None
+    known_format(from_format)
+    return from_format, options_of(names, rules, None, max_size)
 
 
 def _invalid(label: str, exc: RecordError) -> NoReturn:
@@ -472,6 +520,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
 )
 @go_on_option
+@from_options
 @max_record_size
 def replay(
     file: str,
@@ -483,13 +532,18 @@ def replay(
     html: str | None,
     interactive: bool,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """Replay FILE step by step: each action in words and the table after it.
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
-    for one record of JSON Lines, as check names it (lines count from 1).
+    for one record of JSON Lines, as check names it (lines count from 1),
+    or the page's shared link; with --from FORMAT, a game of another app's
+    log (FILE, or FILE#gameId when it holds several).
 
     Actions are numbered from 0.  --step N shows action N alone (the table
     after it, or why it was refused); --to N replays up to action N.  The
@@ -513,7 +567,7 @@ def replay(
             "--interactive needs a terminal (standard input and output are not one): "
             "leave it out to print the replay"
         )
-    label, document = _load(file, max_size)
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
@@ -602,6 +656,7 @@ def _replay_session(
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
 @go_on_option
+@from_options
 @max_record_size
 def legal_command(
     file: str,
@@ -609,13 +664,17 @@ def legal_command(
     game_no: int | None,
     as_json: bool,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """List the legal actions at a point of FILE, ready to paste into a record.
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (lines
-    count from 1).
+    count from 1), or the page's shared link; with --from FORMAT, a game of
+    another app's log (FILE, or FILE#gameId when it holds several).
     --at N is the moment before action N (actions count from 0), so
     "legal --at 37" lists what the player could have done instead of
     action 37, as "legal instead" does for an illegal action.  Without
@@ -635,7 +694,7 @@ def legal_command(
     Exit status: 0 listed; 1 the record is illegal before that point; 2 the
     record is invalid or N is out of range.
     """
-    label, document = _load(file, max_size)
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
     if isinstance(document, Session) and game_no is None:
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)
@@ -727,5 +786,6 @@ def variants(name: str | None) -> None:
 register_conformance(main)  # vectors, perft, conform: the conformance kit
 register_web(main)  # serve: the table's page and the HTTP API
 register_records(main)  # schema, samples, simulate: records to start from
+register_importing(main)  # import: records from other apps' logs
 everywhere(main)  # --lang on every command: the language the run speaks
 speak_for_click()  # click's own words ("Usage:", "No such option") in that language

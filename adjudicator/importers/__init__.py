@@ -25,8 +25,8 @@ __all__ = [
     "BUILT_IN",
     "ENTRY_POINTS",
     "Format",
-    "Imported",
     "ImportOptions",
+    "Imported",
     "UnknownFormat",
     "find",
     "formats",
@@ -97,10 +97,10 @@ def formats() -> list[Format]:
     names = {f.name for f in listed}
     for plug_in in _plug_ins():
         if plug_in.name in names and plug_in.problem is None:
-            problem = _("the plug-in importer {name} ({origin}) has the name of a built-in "
-                        "format: the built-in one is used").format(
-                name=plug_in.name, origin=plug_in.origin
-            )
+            problem = _(
+                "the plug-in importer {name} ({origin}) has the name of a built-in "
+                "format: the built-in one is used"
+            ).format(name=plug_in.name, origin=plug_in.origin)
             plug_in = Format(plug_in.name, plug_in.title, plug_in.origin, problem=problem)
         listed.append(plug_in)
     return listed

@@ -95,9 +95,7 @@ EXPLAINED: tuple[tuple[str, str], ...] = (
     ),
     (
         "sluff_final",
-        N_(
-            "the app does not enforce sluffing restriction #2; the treatise does (--rules text)"
-        ),
+        N_("the app does not enforce sluffing restriction #2; the treatise does (--rules text)"),
     ),
 )
 
@@ -185,9 +183,10 @@ def convert(message: Any, options: ImportOptions) -> dict[str, Any]:
         kind = message.get("type", "replay")
         if kind != "replay":
             raise Broken("type", _("{kind} is no replay message").format(kind=shown(kind)))
-        events = message.get("events")
-        if not isinstance(events, list):
+        listed = message.get("events")
+        if not isinstance(listed, list):
             raise Broken("events", _("a replay message holds its events as a list"))
+        events = listed
         kept = {k: v for k, v in message.items() if k not in ("type", "gameId", "events")}
     else:
         raise Broken("", _("neither a replay message nor a list of events"))
@@ -201,9 +200,9 @@ def convert(message: Any, options: ImportOptions) -> dict[str, Any]:
 def _card(value: Any, where: str) -> Card:
     card = _CARDS.get(value) if isinstance(value, str) else None
     if card is None:
-        raise Broken(where, _("{value} is not a card of the app ('TS', '2H')").format(
-            value=shown(value)
-        ))
+        raise Broken(
+            where, _("{value} is not a card of the app ('TS', '2H')").format(value=shown(value))
+        )
     return card
 
 
@@ -443,9 +442,9 @@ class _Game:
         for i in range(self.start + 1, len(self.events)):
             event = self.events[i]
             kind = event["type"]
-            if self.dreck.first is not None and kind not in ("offerDreck", "receiveDreck"):
-                if self._push(self._deal(i), i):
-                    return i
+            dealt = self.dreck.first is not None and kind not in ("offerDreck", "receiveDreck")
+            if dealt and self._push(self._deal(i), i):
+                return i
             if kind in ("draw", "finishTrick", "goat", "offerDreck"):
                 if kind == "offerDreck":
                     self._seat(event, i)
@@ -453,9 +452,9 @@ class _Game:
             if kind == "receiveDreck":
                 self._receive(event, i)
                 continue
-            if kind != "slough" and self.table.state.decided is not None:
-                if self._push(self._actor(i, "take"), i):
-                    return i
+            taken = kind != "slough" and self.table.state.decided is not None
+            if taken and self._push(self._actor(i, "take"), i):
+                return i
             if kind == "revealTrump":
                 self._reveal(i)
                 continue
