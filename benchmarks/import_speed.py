@@ -31,16 +31,24 @@ from adjudicator.importers.goat_events import convert, rule_options  # noqa: E40
 from adjudicator.play import simulate  # noqa: E402
 from adjudicator.play.table import Table  # noqa: E402
 from adjudicator.record import load_record  # noqa: E402
+from adjudicator.rules.options import RuleOptions  # noqa: E402
+from adjudicator.rules.presets import find_variant  # noqa: E402
 
 
-def app_games(players: int, seed: int, count: int) -> list[dict[str, Any]]:
-    """``count`` random legal goat games under the app's rules, as records."""
-    options = rule_options(1, "app")
+def app_games(players: int, seed: int, count: int, decks: int = 1) -> list[dict[str, Any]]:
+    """``count`` random legal goat games played under the app's rules, as records, each
+    table turned so that the first leader sits in seat 0 (the app's)."""
+    base = find_variant("goat").options_for(players).model_dump()
+    options = RuleOptions.model_validate({**base, **rule_options(decks, "app")})
     games = []
-    for record in simulate.simulate("goat", players, seed, count, 0.0):
-        record["options"] = options
-        seat = record["players"].index(record["first_leader"])  # the app's seat 0 leads:
-        record["players"] = record["players"][seat:] + record["players"][:seat]  # turn the table
+    for index in range(count):
+        record, _game = simulate.random_game(
+            "goat", players, simulate.game_rng(seed, index), options=options
+        )
+        record["options"] = rule_options(decks, "app")
+        seat = record["players"].index(record["first_leader"])
+        record["players"] = record["players"][seat:] + record["players"][:seat]
+        record.setdefault("meta", {}).update({"seed": seed, "game": index})
         games.append(record)
     return games
 
@@ -120,13 +128,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--decks", type=int, default=1)
     parser.add_argument("--write-log", default=None, metavar="OUT.json")
     args = parser.parse_args()
     if args.write_log:
-        (record,) = app_games(args.players, args.seed, 1)
+        (record,) = app_games(args.players, args.seed, 1, args.decks)
         Path(args.write_log).write_text(json.dumps(events_of(record), indent=1) + "\n")
         return
-    games = app_games(args.players, args.seed, args.games)
+    games = app_games(args.players, args.seed, args.games, args.decks)
     logs = [json.dumps(events_of(record)) for record in games]
     records = [json.dumps(record) for record in games]
     options = ImportOptions()

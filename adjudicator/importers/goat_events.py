@@ -30,7 +30,7 @@ from adjudicator.i18n import N_, _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
-from adjudicator.play.table import IllegalActionError, Table
+from adjudicator.play.table import IllegalActionError, Table, cannot_play
 from adjudicator.record import FORMAT
 
 NAME = "goat-events"
@@ -562,7 +562,15 @@ class _Game:
         try:
             table.push(action)
         except IllegalActionError:
-            return True
+            why = cannot_play(table.state, action)
+            if why is not None:  # not even as played: the log and the rules part here
+                raise Broken(
+                    f"events[{i}]",
+                    _("no player could have made this {kind} here: {why}").format(
+                        kind=self.events[i]["type"], why=why
+                    ),
+                ) from None
+            return True  # a rule broken: the record's last action, its verdict names it
         taken = before - len(table.state.stock)
         if taken != len(top):
             raise Broken(
