@@ -220,12 +220,6 @@ def check(
     and no record larger than --max-record-size.  --jobs is capped at the
     cores and the records.
 
-    A PATH that is the page's shared link ('https://...#record=...') is read
-    from its fragment; nothing is fetched.  --from FORMAT reads each PATH as
-    another app's log ('adjudicator import --list'): each game is converted
-    and checked, named FILE#gameId; a game that cannot be converted is an
-    invalid verdict naming the place.
-
     Exit status: 0 all legal, 1 any illegal, 2 any invalid, unreadable or
     missing (or a worker lost, an output not written), 130 Ctrl-C, 143 SIGTERM.
     Standard output closed by its reader (| head -1) changes none of these: the
@@ -541,9 +535,7 @@ def replay(
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (-:LINE)
-    for one record of JSON Lines, as check names it (lines count from 1),
-    or the page's shared link; with --from FORMAT, a game of another app's
-    log (FILE, or FILE#gameId when it holds several).
+    for one record of JSON Lines, as check names it (lines count from 1).
 
     Actions are numbered from 0.  --step N shows action N alone (the table
     after it, or why it was refused); --to N replays up to action N.  The
@@ -673,8 +665,7 @@ def legal_command(
 
     \b
     FILE is a record file, - for standard input, or FILE.jsonl:LINE (lines
-    count from 1), or the page's shared link; with --from FORMAT, a game of
-    another app's log (FILE, or FILE#gameId when it holds several).
+    count from 1).
     --at N is the moment before action N (actions count from 0), so
     "legal --at 37" lists what the player could have done instead of
     action 37, as "legal instead" does for an illegal action.  Without

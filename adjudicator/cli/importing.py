@@ -69,8 +69,9 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         "from_format",
         default=None,
         metavar="FORMAT",
-        help="Read each PATH as a log of FORMAT and check its games "
-        "('adjudicator import --list' shows the formats).",
+        help="Read each PATH (FILE, or FILE#gameId) as a log of FORMAT, each game named "
+        "FILE#gameId ('adjudicator import --list' shows the formats). A page link "
+        "('https://...#record=...') needs no --from: it is read from its fragment.",
     )(f)
 
 
