@@ -30,7 +30,8 @@ from adjudicator.i18n import N_, _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
-from adjudicator.play.table import IllegalActionError, Table, cannot_play
+from adjudicator import engine
+from adjudicator.play.table import Table, cannot_play
 from adjudicator.record import FORMAT
 
 NAME = "goat-events"
@@ -43,6 +44,8 @@ MOST_PLAYERS = 16
 """The app seats sixteen at most (``TooManyPlayers``)."""
 
 _CARDS: dict[str, Card] = {card_code(c): c for c in range(52)}
+_RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
+"""Each run read so far, by its lo and hi as written (at most 4 × 78 of them)."""
 
 ACTIONS = ("playCard", "playTop", "slough", "playRun", "pickUp")
 KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
@@ -498,6 +501,9 @@ class _Game:
         return self._actor(i, "pick")
 
     def _run(self, event: Mapping[str, Any], i: int) -> tuple[Card, ...]:
+        known = _RUNS.get((event.get("lo"), event.get("hi")))
+        if known is not None:
+            return known
         lo = _card(event.get("lo"), f"events[{i}].lo")
         hi = _card(event.get("hi"), f"events[{i}].hi")
         if suit(lo) != suit(hi) or rank(lo) > rank(hi):
@@ -505,7 +511,9 @@ class _Game:
                 f"events[{i}]",
                 _("{lo} to {hi} is no run of one suit").format(lo=card_code(lo), hi=card_code(hi)),
             )
-        return tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
+        run = tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
+        _RUNS[event["lo"], event["hi"]] = run
+        return run
 
     def _reveal(self, i: int) -> None:
         state = self.table.state
@@ -559,9 +567,8 @@ class _Game:
         before = len(stock)
         top = self._order_stock(action, i)
         self.actions.append(action.text(self.names))
-        try:
-            table.push(action)
-        except IllegalActionError:
+        bad = engine.check(state, action)  # Table.push's check and apply, without the
+        if bad is not None and (bad.invalid or not bad.undetermined):  # words of each step
             why = cannot_play(table.state, action)
             if why is not None:  # not even as played: the log and the rules part here
                 raise Broken(
@@ -571,6 +578,7 @@ class _Game:
                     ),
                 ) from None
             return True  # a rule broken: the record's last action, its verdict names it
+        engine.apply(state, action)
         taken = before - len(table.state.stock)
         if taken != len(top):
             raise Broken(
