@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator import engine
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
@@ -30,7 +31,6 @@ from adjudicator.i18n import N_, _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
-from adjudicator import engine
 from adjudicator.play.table import Table, cannot_play
 from adjudicator.record import FORMAT
 
