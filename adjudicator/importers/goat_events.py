@@ -602,6 +602,8 @@ class _Game:
         card on top, then the player's next draws; the codes taken, top first."""
         state = self.table.state
         stock = state.stock
+        if not stock or (action.act != "dare" and state.phase != PHASE_ONE):
+            return []  # nothing is taken off the stock (phase two, or the stock gone)
         wanted: list[Card | None] = []
         p = action.player
         if action.act == "dare":
