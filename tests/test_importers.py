@@ -400,3 +400,30 @@ def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
     assert converted.exit_code == 0 and f"{source}#1: legal" in converted.output
     refused = run("import", "broken", str(source))
     assert refused.exit_code == 2 and "did not load" in refused.stderr
+
+
+def test_finish_trick_events_are_read_as_the_trick_closing() -> None:
+    """The app's later streams end a trick with each player's ``finishTrick``; a sluff
+    before them goes to the decided trick, and the record is the same."""
+    log = message()
+    plain = convert(log, ImportOptions())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    finished = [{"type": "finishTrick", "player": p} for p in range(3)]
+    log["events"][at + 1 : at + 1] = finished
+    record = convert(log, ImportOptions())
+    assert record["actions"] == plain["actions"]
+    assert record["deck"] == plain["deck"]
+
+
+def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
+    from adjudicator.engine.state import DealDue
+
+    game = goat_events._Game(message()["events"], ImportOptions(), None)
+    game.record()
+    game.table.state.deal = DealDue("low_cards", (), (0,), False, frozenset({0, 1}), False)
+    game.dreck.first = 7
+    with pytest.raises(goat_events.Broken) as caught:
+        game._deal(8)
+    assert str(caught.value) == (
+        "events[7]: who shuffled the dreck cannot be told: any of u-anna, u-bo"
+    )
