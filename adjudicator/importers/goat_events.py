@@ -508,7 +508,8 @@ class _Game:
         return self._actor(i, "pick")
 
     def _run(self, event: Mapping[str, Any], i: int) -> tuple[Card, ...]:
-        known = _RUNS.get((event.get("lo"), event.get("hi")))
+        written = event.get("lo"), event.get("hi")
+        known = _RUNS.get(written) if type(written[0]) is str and type(written[1]) is str else None
         if known is not None:
             return known
         lo = _card(event.get("lo"), f"events[{i}].lo")
