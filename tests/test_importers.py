@@ -427,3 +427,20 @@ def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
     assert str(caught.value) == (
         "events[7]: who shuffled the dreck cannot be told: any of u-anna, u-bo"
     )
+
+
+def test_a_run_written_oddly_is_the_events_error() -> None:
+    log = message()
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "playRun")
+    log["events"][at]["lo"] = ["2H"]
+    assert broken(log) == f"events[{at}].lo: ['2H'] is not a card of the app ('TS', '2H')"
+
+
+def test_a_file_of_links_gives_one_record_a_line(tmp_path: Path) -> None:
+    good = a_link(json.loads(SAMPLE.read_text()))
+    links = tmp_path / "links.txt"
+    links.write_text(f"{good}\n\n{good[:-30]}\n")
+    games = list(importers.read("link", str(links), ImportOptions()))
+    assert [g.name for g in games] == [f"{links}:1", f"{links}:3"]
+    assert games[0].record is not None and games[0].record["variant"] == "goat"
+    assert games[1].error == "the link is damaged: cut short when copied?"
