@@ -25,6 +25,7 @@ LAYERS = [
     ["record"],
     ["engine"],
     ["play"],
+    ["importers"],
     ["service"],
     ["bulk", "conformance"],
     ["web"],
@@ -164,6 +165,18 @@ def test_the_core_imports_no_edge_library() -> None:
     pydantic and the standard library, nothing of the terminal, the web server or Dask."""
     probe = (
         "import sys, adjudicator.service.page\n"
+        f"edge = {EDGE_LIBRARIES!r}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in edge}))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_importers_are_core() -> None:
+    """The importers go into the phone's wheel: pydantic and the standard library only."""
+    probe = (
+        "import sys, adjudicator.importers as i\n"
+        "[__import__(m) for m in i.BUILT_IN]\n"
         f"edge = {EDGE_LIBRARIES!r}\n"
         "print(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in edge}))"
     )

@@ -32,6 +32,8 @@ from typing import Any, BinaryIO
 from adjudicator import service
 from adjudicator.bulk.orphans import die_with_parent
 from adjudicator.i18n import _, ngettext
+from adjudicator.importers.link import decode as decode_link
+from adjudicator.importers.link import link_label, looks_like_link
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
@@ -300,12 +302,22 @@ def _stdin() -> BinaryIO:
 def _walk(path: str, skipped: Counter[str], max_size: int) -> Iterator[Source]:
     if path == STDIN:
         yield from stdin_sources(_stdin(), max_size)
+    elif looks_like_link(path):  # the page's link: the record is in its fragment
+        yield _link_source(path, max_size)
     elif os.path.isdir(path):
         yield from _record_files(path, skipped)
     elif is_jsonl(path):
         yield from _jsonl_sources(path, max_size)
     else:
         yield Source(path)
+
+
+def _link_source(link: str, max_size: int) -> Source:
+    """The record a page link carries, named by the link's start; nothing is fetched."""
+    try:
+        return Source(link_label(link), text=json.dumps(decode_link(link, max_size)))
+    except RecordError as exc:
+        return Source(link_label(link), error=str(exc))
 
 
 def _nothing_found(path: str, skipped: Counter[str]) -> str:
@@ -405,6 +417,8 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     without its line.
     """
     max_size = checked_size(max_size)
+    if looks_like_link(arg):
+        return link_label(arg), json.dumps(decode_link(arg, max_size), ensure_ascii=False)
     numbered = None if arg == STDIN or os.path.exists(arg) else _numbered(arg)
     name, line = numbered if numbered is not None else (arg, None)
     if name == STDIN:

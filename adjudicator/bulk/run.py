@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from adjudicator.bulk import Checked, Found, Tally, check_all, sources, workers
+from adjudicator.bulk.imported import imported_sources
+from adjudicator.importers.base import ImportOptions
 from adjudicator.limits import MAX_RECORD_SIZE
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
@@ -26,14 +28,19 @@ def check_paths(
     max_size: int = MAX_RECORD_SIZE,
     records: int | None = None,
     go_on: str | None = None,
+    importing: tuple[str, ImportOptions] | None = None,
 ) -> Iterator[Checked]:
     """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
     one per core; never more than the cores, nor than ``records`` when known), or on the
     Dask cluster at ``dask`` (:class:`cluster.ClusterError` when there is none).
     ``found`` collects the arguments that held no record; a record over ``max_size``
     bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
-    'stands'."""
-    items = sources(paths, found, max_size)
+    'stands'.  With ``importing`` (a format and its options), each path is a foreign log
+    whose games are converted first (``check --from``)."""
+    if importing is not None:
+        items = imported_sources(importing[0], paths, importing[1], found)
+    else:
+        items = sources(paths, found, max_size)
     if dask is not None:
         from adjudicator.bulk import cluster
 

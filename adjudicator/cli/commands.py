@@ -24,11 +24,14 @@ from adjudicator.cli.conformance import register as register_conformance
 from adjudicator.cli.group import Adjudicator, RecordSize, mistake
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import progress as _progress
+from adjudicator.cli.importing import from_options, known_format, one_imported, options_of
+from adjudicator.cli.importing import register as register_importing
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
 from adjudicator.i18n import _, ngettext
 from adjudicator.i18n import number as written
+from adjudicator.importers import ImportOptions
 from adjudicator.play import legal
 from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
@@ -191,6 +194,7 @@ def _go_on(value: str | None) -> str | None:
     help="Also write every legal record to OUT.jsonl, one per line.",
 )
 @go_on_option
+@from_options
 @max_record_size
 def check(
     paths: tuple[str, ...],
@@ -201,6 +205,9 @@ def check(
     write_legal: str | None,
     dask_address: str | None,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """Check every action of each record; stop at each record's first violation.
@@ -242,6 +249,10 @@ def check(
     Standard output closed by its reader (| head -1) changes none of these: the
     run goes on quietly to its end.
     """
+    importing = None
+    if from_format is not None:
+        known_format(from_format)
+        importing = (from_format, options_of(names, rules, None, max_size))
     out = _console()
     err = _console(stderr=True)
     targets = {"illegal": write_illegal, "legal": write_legal}
@@ -252,7 +263,17 @@ def check(
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
         _check_run(
-            paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
+            paths,
+            as_json,
+            jobs,
+            show_all,
+            dask_address,
+            max_size,
+            out,
+            err,
+            outputs,
+            _go_on(go_on),
+            importing,
         )
     except OutputError as exc:
         for sink in outputs.values():
@@ -275,9 +296,11 @@ def _check_run(
     err: Console,
     outputs: dict[str, Output],
     go_on: str | None = None,
+    importing: tuple[str, ImportOptions] | None = None,
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
-    total = bulk.count(paths) if not as_json or err.is_terminal else None
+    counted = importing is None and (not as_json or err.is_terminal)
+    total = bulk.count(paths) if counted else None
     # Up to FULL_OUTPUT_MAX records every verdict is printed, beyond only the problems; the
     # first verdicts wait until that is known, so that a file and the same records piped to
     # '-' (which cannot be counted ahead) print the same lines.
@@ -318,6 +341,7 @@ def _check_run(
             as_json=as_json,
             max_size=max_size,
             go_on=go_on,
+            importing=importing,
         ),
         dask=dask_address is not None,
     )
@@ -399,18 +423,36 @@ def _one_line(text: str) -> str:
     return stripped + "\n"
 
 
-def _load(arg: str, max_size: int = limits.MAX_RECORD_SIZE) -> tuple[str, Game | Session]:
-    """The one record ``arg`` names; an invalid one is its verdict line on stdout, exit 2.
+def _load(
+    arg: str,
+    max_size: int = limits.MAX_RECORD_SIZE,
+    importing: tuple[str, ImportOptions] | None = None,
+) -> tuple[str, Game | Session]:
+    """The one record ``arg`` names (a game of a foreign log with ``importing``); an
+    invalid one is its verdict line on stdout, exit 2.
 
     The line goes where ``check`` prints it, on standard output: a verdict
     on a record, not a mistake in the command.
     """
     label = limits.printable(arg)
     try:
+        if importing is not None:
+            label, text = one_imported(importing[0], arg, importing[1])
+            return label, document_from_text(text)
         label, text = bulk.one_record(arg, max_size)
         return label, document_from_text(text)
     except RecordError as exc:
         _invalid(label, exc)
+
+
+def _importing(
+    from_format: str | None, names: str | None, rules: str, max_size: int
+) -> tuple[str, ImportOptions] | None:
+    """``--from FORMAT`` and its options, as ``_load`` takes them (None without it)."""
+    if from_format is None:
+        return None
+    known_format(from_format)
+    return from_format, options_of(names, rules, None, max_size)
 
 
 def _invalid(label: str, exc: RecordError) -> NoReturn:
@@ -497,6 +539,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     help="Step through the game in a terminal app (n/p or arrows, v violation, r rule, q quit).",
 )
 @go_on_option
+@from_options
 @max_record_size
 def replay(
     file: str,
@@ -508,6 +551,9 @@ def replay(
     html: str | None,
     interactive: bool,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """Replay FILE step by step: each action in words and the table after it.
@@ -538,7 +584,7 @@ def replay(
             "--interactive needs a terminal (standard input and output are not one): "
             "leave it out to print the replay"
         )
-    label, document = _load(file, max_size)
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
@@ -640,6 +686,7 @@ def _positions_said(actions: int) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
 @go_on_option
+@from_options
 @max_record_size
 def legal_command(
     file: str,
@@ -647,6 +694,9 @@ def legal_command(
     game_no: int | None,
     as_json: bool,
     go_on: str | None,
+    from_format: str | None,
+    names: str | None,
+    rules: str,
     max_size: int,
 ) -> None:
     """List the legal actions at a point of FILE, ready to paste into a record.
@@ -675,7 +725,7 @@ def legal_command(
     record is invalid or N is out of range.
     """
     click.get_current_context().meta[JSON_ERRORS] = as_json
-    label, document = _load(file, max_size)
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
     if isinstance(document, Session) and game_no is None:
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)
@@ -776,5 +826,6 @@ def variants(name: str | None) -> None:
 register_conformance(main)  # vectors, perft, conform: the conformance kit
 register_web(main)  # serve: the table's page and the HTTP API
 register_records(main)  # schema, samples, simulate: records to start from
+register_importing(main)  # import: records from other apps' logs
 everywhere(main)  # --lang on every command: the language the run speaks
 speak_for_click()  # click's own words ("Usage:", "No such option") in that language

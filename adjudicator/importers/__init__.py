@@ -1,0 +1,144 @@
+"""Records from where games are played: the importers of foreign logs, and the registry.
+
+A format is a module with ``NAME``, ``TITLE`` and ``read(source, options)`` (see
+:mod:`adjudicator.importers.base`); it may add ``explain(options) -> str``, what
+``import --explain`` prints.  The built-in ones are listed in :data:`BUILT_IN`; an
+installed package adds its own through the entry-point group ``adjudicator.importers``
+(``myapp = "myapp.goat_log"``, the module or any object with the same three names).
+A plug-in that fails to load is one line naming it, never a traceback, and the other
+formats stay usable.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from adjudicator.i18n import _
+from adjudicator.importers.base import Imported, ImportOptions
+from adjudicator.invalid import cut
+
+__all__ = [
+    "BUILT_IN",
+    "ENTRY_POINTS",
+    "Format",
+    "ImportOptions",
+    "Imported",
+    "UnknownFormat",
+    "find",
+    "formats",
+    "read",
+]
+
+BUILT_IN: tuple[str, ...] = (
+    "adjudicator.importers.goat_events",
+    "adjudicator.importers.link",
+)
+"""The formats that come with the package, by module (one line a format)."""
+
+ENTRY_POINTS = "adjudicator.importers"
+"""The entry-point group a package names its formats in."""
+
+Reader = Callable[[str, ImportOptions], Iterator[Imported]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format as ``import --list`` shows it: its name, its line, where it comes from
+    (``built in``, or the distribution that installed it), and why it cannot be used."""
+
+    name: str
+    title: str
+    origin: str
+    reader: Reader | None = None
+    explain: Callable[[ImportOptions], str] | None = None
+    problem: str | None = None
+    built_in: bool = False
+
+
+class UnknownFormat(LookupError):
+    """A format name nothing installed answers to, or a plug-in that did not load."""
+
+
+def _format(thing: Any, origin: str, built_in: bool = False) -> Format:
+    name, title, reader = thing.NAME, thing.TITLE, thing.read
+    if not isinstance(name, str) or not isinstance(title, str) or not callable(reader):
+        raise TypeError("NAME, TITLE and read are a str, a str and a function")
+    explain = getattr(thing, "explain", None)
+    return Format(
+        name, _(title), origin, reader, explain if callable(explain) else None, built_in=built_in
+    )
+
+
+def _plug_ins() -> Iterator[Format]:
+    try:
+        found = metadata.entry_points(group=ENTRY_POINTS)
+    except Exception:  # a broken installation's metadata: no plug-ins, not a traceback
+        return
+    for point in sorted(found, key=lambda p: p.name):
+        origin = getattr(getattr(point, "dist", None), "name", None) or point.value
+        try:
+            yield _format(point.load(), origin)
+        except Exception as exc:  # whatever a plug-in raises, it is one line
+            why = cut(f"{type(exc).__name__}: {exc}".splitlines()[0], 160)
+            problem = _("the plug-in importer {name} ({value}) did not load: {why}").format(
+                name=point.name, value=point.value, why=why
+            )
+            yield Format(point.name, "", origin, problem=problem)
+
+
+def formats() -> list[Format]:
+    """Every format: the built-in ones, then the plug-ins by name.  A plug-in whose
+    name a built-in format has is listed with its problem (the built-in one is used)."""
+    listed = [_format(importlib.import_module(module), _("built in"), True) for module in BUILT_IN]
+    names = {f.name for f in listed}
+    for plug_in in _plug_ins():
+        if plug_in.name in names and plug_in.problem is None:
+            problem = _(
+                "the plug-in importer {name} ({origin}) has the name of a built-in "
+                "format: the built-in one is used"
+            ).format(name=plug_in.name, origin=plug_in.origin)
+            plug_in = Format(plug_in.name, plug_in.title, plug_in.origin, problem=problem)
+        listed.append(plug_in)
+    return listed
+
+
+def find(name: str) -> Format:
+    """The usable format called ``name``; UnknownFormat (one line) otherwise."""
+    every = formats()
+    for candidate in every:
+        if candidate.name == name and candidate.reader is not None:
+            return candidate
+    for candidate in every:
+        if candidate.name == name and candidate.problem is not None:
+            raise UnknownFormat(candidate.problem)
+    usable = ", ".join(f.name for f in every if f.reader is not None)
+    raise UnknownFormat(
+        _("no importer for the format {name} (installed: {names})").format(
+            name=repr(cut(name, 40)), names=usable
+        )
+    )
+
+
+def read(name: str, source: str, options: ImportOptions | None = None) -> Iterator[Imported]:
+    """The games of ``source`` read as the format ``name``, one :class:`Imported` each.
+
+    A plug-in that raises instead of yielding the game's error ends the source with one
+    line naming the format; the games yielded before it stay.
+    """
+    found = find(name)
+    assert found.reader is not None
+    options = options if options is not None else ImportOptions()
+    try:
+        yield from found.reader(source, options)
+    except Exception as exc:
+        if found.built_in:
+            raise
+        why = cut(f"{type(exc).__name__}: {exc}".splitlines()[0], 160)
+        yield Imported(
+            source,
+            error=_("the importer {name} failed: {why}").format(name=found.name, why=why),
+        )

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.limits import MAX_RECORD_SIZE
+
 
 @dataclass(frozen=True)
 class ImportOptions:
@@ -26,6 +28,9 @@ class ImportOptions:
     """One game of a source that holds many (``--game``); None: every game."""
     extra: Mapping[str, str] = field(default_factory=dict)
     """Options a plug-in format defines for itself."""
+    max_size: int = MAX_RECORD_SIZE
+    """The most bytes read of a source (a file, a line of JSON Lines, a link's record
+    once inflated): the ``--max-record-size`` every record is held to."""
 
 
 @dataclass(frozen=True)

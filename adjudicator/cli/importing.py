@@ -1,0 +1,313 @@
+"""``import``: records from the logs of the apps games are played on; ``--from`` for
+``check``, ``replay`` and ``legal``, which read such a log directly.
+
+Lenient by default: a game that cannot be converted is one line naming the game and the
+place, the run goes on, and the exit status (2) says some were not; ``--strict`` stops
+at the first.  docs/importers.md has each format's mapping.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.text import Text
+
+from adjudicator import importers, limits
+from adjudicator.bulk.imported import record_text
+from adjudicator.bulk.outputs import Output, OutputError, write_file
+from adjudicator.cli.group import EXIT_INVALID, Helped, RecordSize
+from adjudicator.cli.group import console as _console
+from adjudicator.cli.group import mistake as _mistake
+from adjudicator.i18n import _, ngettext
+from adjudicator.importers import ImportOptions, UnknownFormat
+from adjudicator.record import RecordError
+
+RULES = ("app", "text")
+
+
+def register(main: click.Group) -> None:
+    """Add ``import`` to the command group."""
+    main.add_command(import_command)
+
+
+def options_of(
+    names: str | None, rules: str, game: str | None, max_size: int = limits.MAX_RECORD_SIZE
+) -> ImportOptions:
+    """The command line's words as an importer reads them."""
+    seats = tuple(n.strip() for n in names.split(",")) if names else ()
+    if any(not seat for seat in seats):
+        _mistake(_("--names: a name is empty ({names})").format(names=names))
+    return ImportOptions(names=seats, rules=rules, game=game, max_size=max_size)
+
+
+def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--from FORMAT``, ``--names`` and ``--rules``: read a foreign log directly."""
+    f = click.option(
+        "--rules",
+        "rules",
+        type=click.Choice(RULES),
+        default="app",
+        show_default=True,
+        help="With --from: the app's own rules, or the rule text's letter (see "
+        "'adjudicator import --explain FORMAT').",
+    )(f)
+    f = click.option(
+        "--names",
+        "names",
+        default=None,
+        metavar="A,B,C",
+        help="With --from: the players' names in seat order, instead of the log's ids.",
+    )(f)
+    return click.option(
+        "--from",
+        "from_format",
+        default=None,
+        metavar="FORMAT",
+        help="Read each PATH (FILE, or FILE#gameId) as a log of FORMAT, each game named "
+        "FILE#gameId ('adjudicator import --list' shows the formats). A page link "
+        "('https://...#record=...') needs no --from: it is read from its fragment.",
+    )(f)
+
+
+def known_format(name: str) -> None:
+    """A one-line mistake (exit 2) for a format nothing installed reads."""
+    try:
+        importers.find(name)
+    except UnknownFormat as exc:
+        _mistake(str(exc))
+
+
+def one_imported(format_name: str, arg: str, options: ImportOptions) -> tuple[str, str]:
+    """The label and JSON text of the one game ``arg`` names in a log of ``format_name``:
+    ``FILE`` holding one game, or ``FILE#gameId``.  RecordError (one line) otherwise."""
+    known_format(format_name)
+    source, game = arg, None
+    if not os.path.exists(arg) and "#" in arg:
+        source, _sep, game = arg.rpartition("#")
+    games = list(importers.read(format_name, source, _with_game(options, game)))
+    if not games:
+        raise RecordError("", _("no game found"))
+    if len(games) > 1:
+        raise RecordError(
+            "",
+            _("{name} holds {count} games: name one as {example}").format(
+                name=limits.printable(source), count=len(games), example=games[0].name
+            ),
+        )
+    (one,) = games
+    if one.record is None:
+        raise RecordError("", one.error or _("not converted"))
+    return one.name, record_text(one.record)
+
+
+def _with_game(options: ImportOptions, game: str | None) -> ImportOptions:
+    return ImportOptions(options.names, options.rules, game, options.extra, options.max_size)
+
+
+@click.command("import", cls=Helped)
+@click.argument("format_name", metavar="FORMAT", required=False)
+@click.argument("sources", metavar="SOURCE...", nargs=-1)
+@click.option("--list", "show_list", is_flag=True, help="List the installed formats and stop.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Print the rules FORMAT's records are checked by (each rule set, option by option).",
+)
+@click.option(
+    "-o",
+    "--out",
+    default=None,
+    metavar="OUT",
+    help="Write one record file per game into this folder (created if missing), or JSON "
+    "Lines into OUT if it ends in .jsonl or with --jsonl. Default: JSON Lines on stdout.",
+)
+@click.option("--jsonl", is_flag=True, help="Write -o OUT as one JSON Lines file.")
+@click.option(
+    "--names",
+    default=None,
+    metavar="A,B,C",
+    help="The players' names in seat order, instead of the log's ids.",
+)
+@click.option(
+    "--rules",
+    type=click.Choice(RULES),
+    default="app",
+    show_default=True,
+    help="The app's own rules, as far as the options say them, or the rule text's letter.",
+)
+@click.option("--game", default=None, metavar="ID", help="Only the game ID of each source.")
+@click.option("--strict", is_flag=True, help="Stop at the first game that cannot be converted.")
+@click.option(
+    limits.SIZE_FLAG,
+    "max_size",
+    type=RecordSize(),
+    default=limits.MAX_RECORD_SIZE,
+    show_default=True,
+    metavar="BYTES",
+    help="Refuse a source (a file, a line, a link's record) larger than this.",
+)
+def import_command(
+    format_name: str | None,
+    sources: tuple[str, ...],
+    show_list: bool,
+    explain: bool,
+    out: str | None,
+    jsonl: bool,
+    names: str | None,
+    rules: str,
+    game: str | None,
+    strict: bool,
+    max_size: int,
+) -> None:
+    """Convert the logs of other apps into skitgubbe-record/1 records.
+
+    \b
+    FORMAT is one of 'adjudicator import --list': goat-events (the spectator
+    stream of tjwilson90/goat: a replay message, an event array or JSON
+    Lines of them), link (the page's shared link, or a file of links), and
+    any format an installed package adds (entry points
+    'adjudicator.importers').  SOURCE is a file, or - for standard input.
+
+    Each game is one record, named FILE#gameId.  A game that cannot be
+    converted is one line on stderr naming it and the place, and the run
+    goes on; --strict stops there.  Exit status: 0 every game converted,
+    2 any not (or a mistake in the command).  docs/importers.md has each
+    format's mapping and what it cannot know.
+    """
+    if show_list:
+        _list_formats()
+        return
+    if format_name is None:
+        _mistake(_("name a FORMAT ('adjudicator import --list' shows them)"))
+    known_format(format_name)
+    if explain:
+        _explain(format_name, options_of(names, rules, game, max_size))
+        return
+    if not sources:
+        _mistake(_("name a SOURCE to read (a file, or - for standard input)"))
+    options = options_of(names, rules, game, max_size)
+    err = _console(stderr=True)
+    sink = _sink(out, jsonl)
+    converted = failed = 0
+    try:
+        for source in sources:
+            for one in importers.read(format_name, source, options):
+                if one.record is None:
+                    failed += 1
+                    err.print(f"{one.name}: {one.error}", markup=False, highlight=False)
+                    if strict:
+                        _stop(sink, EXIT_INVALID)
+                    continue
+                converted += 1
+                sink.put(one.name, record_text(one.record))
+        sink.commit()
+    except OutputError as exc:
+        sink.discard()
+        _mistake(str(exc))
+    except BaseException:
+        sink.discard()
+        raise
+    said = ngettext("{count} game converted", "{count} games converted", converted).format(
+        count=converted
+    )
+    if failed:
+        said += "; " + ngettext(
+            "{count} game could not be converted", "{count} games could not be converted", failed
+        ).format(count=failed)
+    if converted + failed > 1 or failed:
+        err.print(said, markup=False, highlight=False)
+    sys.exit(EXIT_INVALID if failed else 0)
+
+
+def _stop(sink: _Sink, code: int) -> NoReturn:
+    """--strict: what was converted before the first failure is kept, then exit."""
+    sink.commit()
+    sys.exit(code)
+
+
+def _list_formats() -> None:
+    out = _console()
+    for found in importers.formats():
+        if found.problem is not None:
+            out.print(Text.assemble((found.name, "bold red"), "  ", found.problem))
+        else:
+            origin = ("  " + found.origin, "dim")
+            out.print(Text.assemble((found.name, "bold"), "  ", found.title, origin))
+
+
+def _explain(format_name: str, options: ImportOptions) -> None:
+    found = importers.find(format_name)
+    if found.explain is None:
+        _console().print(
+            _("{name} says nothing more about its rules: {title}").format(
+                name=found.name, title=found.title
+            ),
+            markup=False,
+            highlight=False,
+        )
+        return
+    click.echo(found.explain(options))
+
+
+class _Sink:
+    """Where the records go: JSON Lines on stdout or in a file, or one file a game."""
+
+    def __init__(self, out: str | None, jsonl: bool) -> None:
+        self.folder: Path | None = None
+        self.lines: Output | None = None
+        self.used: set[str] = set()
+        if out is None:
+            return
+        if jsonl or out.lower().endswith(".jsonl"):
+            self.lines = Output("-o", out)
+            return
+        self.folder = Path(out)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(
+                _("-o: cannot create {name}: {why}").format(
+                    name=limits.printable(out), why=exc.strerror
+                )
+            ) from None
+
+    def put(self, name: str, text: str) -> None:
+        if self.lines is not None:
+            self.lines.write(text + "\n")
+        elif self.folder is not None:
+            write_file("-o", self.folder / self._file_name(name), text + "\n")
+        else:
+            click.echo(text)
+
+    def _file_name(self, name: str) -> str:
+        """``games.json#g17`` as ``games-g17.json``: the source's stem, the game's id."""
+        source, _sep, game = name.rpartition("#") if "#" in name else (name, "", "")
+        stem = Path(source.replace(":", "-")).stem
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{stem}-{game}" if game else stem)[:120]
+        base = base.strip("._") or "game"
+        chosen, k = base, 2
+        while chosen in self.used:
+            chosen, k = f"{base}-{k}", k + 1
+        self.used.add(chosen)
+        return chosen + ".json"
+
+    def commit(self) -> None:
+        if self.lines is not None:
+            self.lines.commit()
+
+    def discard(self) -> None:
+        if self.lines is not None:
+            self.lines.discard()
+
+
+def _sink(out: str | None, jsonl: bool) -> _Sink:
+    try:
+        return _Sink(out, jsonl)
+    except OutputError as exc:
+        _mistake(str(exc))

@@ -1,0 +1,640 @@
+"""The spectator stream of tjwilson90/goat (the American Goat game): its events as a record.
+
+The app's server sends a spectator ``{"type": "replay", "gameId": …, "events": […]}``,
+each event tagged by ``type`` in camelCase.  The log says who joined, how many packs,
+every card drawn and by whom, every card played and sluffed, the trump turned and the
+dreck shared, but not who made a ``playCard``, ``playTop``, ``playRun`` or ``pickUp``,
+nor who won a trick: those follow from the rules.  So every event is pushed onto a
+:class:`~adjudicator.play.table.Table` under the app's own rules, and the player the
+rules have to act is its actor; an event nobody could make there is one line naming it.
+
+The deck is rebuilt from the draws: the app's hands start empty and each card drawn is
+logged, so the first three draws of each player are the deal (one at a time, seat 0
+first: the last seat deals) and the rest are the stock in the order the rules draw it
+(a player draws back to three after each play or sluff).  The app lets a player draw
+later than that; the stock is ordered so that each player gets, in turn, the cards the
+log says they drew.  A card never drawn is ``??``.  docs/importers.md has the mapping.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator import engine
+from adjudicator.actions import Action
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
+from adjudicator.engine.state import PHASE_ONE
+from adjudicator.i18n import N_, _
+from adjudicator.importers.base import Imported, ImportOptions
+from adjudicator.importers.source import json_values, label, read_source
+from adjudicator.invalid import RecordError, cut, shown
+from adjudicator.play.table import Table, cannot_play
+from adjudicator.record import FORMAT
+
+NAME = "goat-events"
+TITLE = N_("tjwilson90/goat: a game's spectator stream (JSON events), as the Goat rules")
+
+VARIANT = "goat"
+HAND = 3
+"""The app's hands hold three cards (``CannotDrawMoreThanThreeCards``)."""
+MOST_PLAYERS = 16
+"""The app seats sixteen at most (``TooManyPlayers``)."""
+
+_CARDS: dict[str, Card] = {card_code(c): c for c in range(52)}
+_RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
+"""Each run read so far, by its lo and hi as written (at most 4 × 78 of them)."""
+
+ACTIONS = ("playCard", "playTop", "slough", "playRun", "pickUp")
+KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
+    "join": ("userId",),
+    "leave": ("player",),
+    "start": ("numDecks",),
+    "draw": ("player", "card"),
+    "playCard": ("card",),
+    "playTop": ("card",),
+    "slough": ("player", "card"),
+    "finishTrick": ("player",),
+    "revealTrump": ("trump",),
+    "offerDreck": ("player", "dreck"),
+    "receiveDreck": ("player", "dreck"),
+    "playRun": ("lo", "hi"),
+    "pickUp": (),
+    "goat": (),
+}
+"""Each event the importer reads, and the fields it reads of it (others go to ``_source``)."""
+_KEYS = {
+    kind: frozenset((*fields, "type")) for kind, fields in KNOWN_FIELDS.items() if kind != "goat"
+}
+"""The keys of an event with nothing to keep, by its type (the quick way past most events)."""
+REDACTED = ("redactedDraw", "redactedOfferDreck", "redactedReceiveDreck")
+
+
+def rule_options(decks: int, rules: str) -> dict[str, Any]:
+    """The record's options: the app's rules, or the treatise's letter (``text``).
+
+    Read from the app: the packs of ``start``; no high-trump rule; aces high; the dreck
+    goes to players holding fewer than six cards whatever the packs; sluffing to the
+    last trick of part one is not restricted (restriction #2)."""
+    text = rules == "text"
+    return {
+        "decks": decks,
+        "aces_low": False,
+        "high_trump": "none",
+        "low_cards": 12 if text and decks == 2 else 6,
+        "sluff_final": text,
+    }
+
+
+EXPLAINED: tuple[tuple[str, str], ...] = (
+    ("first_leader", N_("seat 0 leads the first trick; the last seat deals")),
+    ("decks", N_("the packs of 'start' (numDecks); the record format holds one or two")),
+    ("aces_low", N_("aces are high: the app ranks two to ace")),
+    ("high_trump", N_("no high-trump rule: only the count of plays kills a trick")),
+    (
+        "low_cards",
+        N_(
+            "the app shares the dreck among players holding fewer than six cards, with one "
+            "pack or two; the treatise says twelve with two packs (--rules text)"
+        ),
+    ),
+    (
+        "sluff_final",
+        N_("the app does not enforce sluffing restriction #2; the treatise does (--rules text)"),
+    ),
+)
+
+
+def explain(options: ImportOptions) -> str:
+    """The two rule sets, option by option, with why: what ``import --explain`` prints."""
+    app, text = rule_options(1, "app"), rule_options(1, "text")
+    two_app, two_text = rule_options(2, "app"), rule_options(2, "text")
+    lines = [
+        _("The Goat rules (variant goat) with these options:"),
+        _("  option: --rules app (the default) / --rules text"),
+    ]
+    for option, why in EXPLAINED:
+        if option == "first_leader":
+            values = "0 / 0"
+        elif option == "decks":
+            values = "1-2 / 1-2"
+        elif option == "low_cards":
+            values = f"{app[option]} / {text[option]} ({two_app[option]} / {two_text[option]})"
+        else:
+            values = f"{_value(app[option])} / {_value(text[option])}"
+        lines.append(f"  {option}: {values}")
+        lines.append(f"      {_(why)}")
+    lines.append(
+        _(
+            "Where the app departs from the rules in ways no option says (a player may draw "
+            "late; part one ends as soon as a player still to play has no card; a cap on "
+            "pick-ups), the check names the place by the rules' own words."
+        )
+    )
+    return "\n".join(lines)
+
+
+def _value(value: Any) -> str:
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+class Broken(Exception):
+    """A log that cannot be made a record: the place (``events[12]``) and why."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}" if where else why)
+
+
+def read(source: str, options: ImportOptions) -> Iterator[Imported]:
+    """Every game of ``source``: a replay message, a bare event array, or JSON Lines of
+    either; each named ``FILE#gameId`` (``FILE`` or ``FILE:LINE`` without an id)."""
+    shown_name = label(source)
+    try:
+        text = read_source(source, options.max_size)
+    except RecordError as exc:
+        yield Imported(shown_name, error=str(exc))
+        return
+    wanted = options.game
+    found = False
+    for line, value, error in json_values(text):
+        place = shown_name if line is None else f"{shown_name}:{line}"
+        if error is not None:
+            yield Imported(place, error=error)
+            continue
+        game_id = value.get("gameId") if isinstance(value, dict) else None
+        name = f"{shown_name}#{cut(str(game_id), 80)}" if game_id is not None else place
+        if wanted is not None and str(game_id) != wanted:
+            continue
+        found = True
+        try:
+            record = convert(value, options)
+        except Broken as exc:
+            yield Imported(name, error=str(exc))
+        else:
+            yield Imported(name, record=record)
+    if wanted is not None and not found:
+        yield Imported(
+            shown_name,
+            error=_("no game {game} in {name}").format(game=repr(cut(wanted, 80)), name=shown_name),
+        )
+
+
+def convert(message: Any, options: ImportOptions) -> dict[str, Any]:
+    """One game's message (or bare event array) as a record; Broken when it cannot be."""
+    kept: dict[str, Any] = {}
+    if isinstance(message, list):
+        events = message
+    elif isinstance(message, dict):
+        kind = message.get("type", "replay")
+        if kind != "replay":
+            raise Broken("type", _("{kind} is no replay message").format(kind=shown(kind)))
+        listed = message.get("events")
+        if not isinstance(listed, list):
+            raise Broken("events", _("a replay message holds its events as a list"))
+        events = listed
+        kept = {k: v for k, v in message.items() if k not in ("type", "gameId", "events")}
+    else:
+        raise Broken("", _("neither a replay message nor a list of events"))
+    game = _Game(events, options, message.get("gameId") if isinstance(message, dict) else None)
+    record = game.record()
+    if kept:
+        record["meta"].setdefault("_source", {})["message"] = kept
+    return record
+
+
+def _card(value: Any, where: str) -> Card:
+    card = _CARDS.get(value) if isinstance(value, str) else None
+    if card is None:
+        raise Broken(
+            where, _("{value} is not a card of the app ('TS', '2H')").format(value=shown(value))
+        )
+    return card
+
+
+@dataclass
+class _Dreck:
+    """The dreck shared so far: each receiver's cards, in the log's order."""
+
+    to: dict[int, list[Card]] = field(default_factory=dict)
+    first: int | None = None
+    """The first ``receiveDreck`` (the place a disagreement is named at)."""
+
+
+class _Game:
+    """One game's events, read in two passes: the seats and the draws, then the actions."""
+
+    def __init__(self, events: list[Any], options: ImportOptions, game_id: Any) -> None:
+        self.events = events
+        self.options = options
+        self.game_id = game_id
+        self.extra: dict[str, Any] = {}
+        self.users: list[Any] = []
+        self.start = self._lobby()
+        self.decks = self._decks()
+        self.n = len(self.users)
+        self.names = self._names()
+        self.draws: list[list[Card]] = [[] for _ in range(self.n)]
+        self.trump: Card | None = None
+        self._scan()
+
+    # --- the lobby: who sits where -----------------------------------------------
+
+    def _event(self, i: int) -> dict[str, Any]:
+        event: dict[str, Any] = self.events[i]
+        kind = event.get("type") if type(event) is dict else None
+        keys = _KEYS.get(kind) if type(kind) is str else None
+        if keys is not None and event.keys() <= keys:
+            return event  # every field one the importer reads (the usual event)
+        if not isinstance(event, dict) or not isinstance(kind, str):
+            raise Broken(f"events[{i}]", _("an event is an object with a 'type'"))
+        if kind in REDACTED:
+            raise Broken(
+                f"events[{i}]",
+                _(
+                    "{kind} hides its cards (a player's own stream): import the "
+                    "spectator's stream, which shows every card"
+                ).format(kind=kind),
+            )
+        if kind not in KNOWN_FIELDS:
+            raise Broken(
+                f"events[{i}]", _("{kind} is no event of the app").format(kind=shown(kind))
+            )
+        known = KNOWN_FIELDS[kind]  # a field more than the importer reads, or the Goat's
+        if kind == "goat":  # the Goat's noise: nothing the rules read, all of it kept
+            self.extra[str(i)] = event
+        else:
+            rest = {k: v for k, v in event.items() if k != "type" and k not in known}
+            if rest:
+                self.extra[str(i)] = rest
+        return event
+
+    def _seat(self, event: Mapping[str, Any], i: int, seats: int | None = None) -> int:
+        seat = event.get("player")
+        seats = self.n if seats is None else seats
+        if type(seat) is not int or not 0 <= seat < seats:
+            raise Broken(
+                f"events[{i}].player",
+                _("{value} is no seat of the game (0 to {last})").format(
+                    value=shown(seat), last=seats - 1
+                ),
+            )
+        return seat
+
+    def _lobby(self) -> int:
+        """The seats as the app keeps them until ``start``: a join sits at the end, a
+        leave gives the leaver's seat to the last to have joined.  The index of start."""
+        for i in range(len(self.events)):
+            event = self._event(i)
+            kind = event["type"]
+            if kind == "join":
+                user = event.get("userId")
+                if user is None or user in self.users:
+                    raise Broken(
+                        f"events[{i}].userId",
+                        _("{value} cannot join: no id, or already seated").format(
+                            value=shown(user)
+                        ),
+                    )
+                self.users.append(user)
+            elif kind == "leave":
+                seat = self._seat(event, i, len(self.users))
+                self.users[seat] = self.users[-1]
+                self.users.pop()
+            elif kind == "start":
+                return i
+            else:
+                raise Broken(
+                    f"events[{i}]",
+                    _("{kind} before the game's 'start'").format(kind=kind),
+                )
+        raise Broken("events", _("no 'start': the game never began"))
+
+    def _decks(self) -> int:
+        decks = self.events[self.start].get("numDecks")
+        where = f"events[{self.start}].numDecks"
+        if decks not in (1, 2) or type(decks) is not int:
+            raise Broken(
+                where,
+                _("{value}: the record format holds one pack or two").format(value=shown(decks)),
+            )
+        if not 2 <= len(self.users) <= MOST_PLAYERS:
+            raise Broken(
+                f"events[{self.start}]",
+                _("{count} players joined: the app seats 2 to 16").format(count=len(self.users)),
+            )
+        return int(decks)
+
+    def _names(self) -> list[str]:
+        given = list(self.options.names)
+        if given:
+            if len(given) != len(self.users):
+                raise Broken(
+                    "--names",
+                    _("{given} names for {count} players").format(
+                        given=len(given), count=len(self.users)
+                    ),
+                )
+            return given
+        return [str(user) for user in self.users]
+
+    # --- the first pass: the draws and the trump --------------------------------
+
+    def _scan(self) -> None:
+        """Each player's draws in order, the cards turned off the stock, the trump; every
+        card counted (no card more often than the packs hold it)."""
+        seen: Counter[Card] = Counter()
+        self.stock_order: list[tuple[int, Card]] = []
+        """(event, card) of every card taken off the stock after the deal, in log order."""
+        for i in range(self.start + 1, len(self.events)):
+            event = self._event(i)
+            kind = event["type"]
+            if kind in ("join", "leave", "start"):
+                raise Broken(f"events[{i}]", _("{kind} after the game's 'start'").format(kind=kind))
+            card: Card | None = None
+            if kind == "draw":
+                seat = self._seat(event, i)
+                card = _card(event.get("card"), f"events[{i}].card")
+                self.draws[seat].append(card)
+                if len(self.draws[seat]) > HAND:
+                    self.stock_order.append((i, card))
+            elif kind == "playTop":
+                card = _card(event.get("card"), f"events[{i}].card")
+                self.stock_order.append((i, card))
+            elif kind == "revealTrump":
+                card = _card(event.get("trump"), f"events[{i}].trump")
+                if self.trump is not None:
+                    raise Broken(f"events[{i}]", _("the trump is turned a second time"))
+                self.trump = card
+            if card is not None:
+                seen[card] += 1
+                if seen[card] > self.decks:
+                    raise Broken(
+                        f"events[{i}]",
+                        _("{card} comes out more often than {decks} pack(s) hold it").format(
+                            card=card_code(card), decks=self.decks
+                        ),
+                    )
+
+    def _deck(self) -> list[str]:
+        """The deck the table is set from: the trump card, the deal, the stock as logged."""
+        deck = [card_code(self.trump) if self.trump is not None else UNKNOWN_TEXT]
+        for k in range(HAND):
+            for seat in range(self.n):
+                drawn = self.draws[seat]
+                deck.append(card_code(drawn[k]) if k < len(drawn) else UNKNOWN_TEXT)
+        deck += [card_code(card) for _i, card in self.stock_order]
+        size = 52 * self.decks
+        if len(deck) > size:
+            where = self.stock_order[-1][0]
+            raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
+        return deck + [UNKNOWN_TEXT] * (size - len(deck))
+
+    # --- the second pass: each event an action, its actor the rules' ------------
+
+    def record(self) -> dict[str, Any]:
+        options = rule_options(self.decks, "app")
+        deck = self._deck()
+        try:
+            table = Table.new(
+                VARIANT,
+                self.names,
+                deck=deck,
+                options=options,
+                dealer=self.names[-1],
+                first_leader=self.names[0],
+            )
+        except RecordError as exc:
+            where = "--names" if self.options.names else f"events[0..{self.start}]"
+            raise Broken(where, str(exc)) from None
+        self.table = table
+        self.actions: list[str] = []
+        self.next_draw = [HAND] * self.n
+        self.popped: list[str] = []
+        self.dreck = _Dreck()
+        stopped = self._follow()
+        stock = table.state.stock
+        final = deck[: 1 + HAND * self.n] + self.popped + [_code(c) for c in reversed(stock)]
+        meta: dict[str, Any] = {
+            "source": NAME,
+            "rules": self.options.rules,
+            "users": self.users,
+        }
+        if self.game_id is not None:
+            meta["game_id"] = self.game_id
+        source: dict[str, Any] = {}
+        if self.extra:
+            source["events"] = self.extra
+        if stopped is not None:
+            source["unconverted"] = {"from": stopped + 1, "events": self.events[stopped + 1 :]}
+            meta["notes"] = _(
+                "events[{index}] breaks the app's rules as the record states them: the "
+                "events after it are kept under _source, not converted"
+            ).format(index=stopped)
+        if source:
+            meta["_source"] = source
+        record: dict[str, Any] = {
+            "format": FORMAT,
+            "variant": VARIANT,
+            "options": rule_options(self.decks, self.options.rules),
+            "players": self.names,
+            "dealer": self.names[-1],
+            "first_leader": self.names[0],
+            "deck": " ".join(final),
+            "actions": self.actions,
+            "meta": meta,
+        }
+        return record
+
+    def _follow(self) -> int | None:
+        """Push every event after ``start``; the index of one the rules refuse, or None."""
+        for i in range(self.start + 1, len(self.events)):
+            event = self.events[i]
+            kind = event["type"]
+            dealt = self.dreck.first is not None and kind not in ("offerDreck", "receiveDreck")
+            if dealt and self._push(self._deal(i), i):
+                return i
+            if kind in ("draw", "finishTrick", "goat", "offerDreck"):
+                if kind == "offerDreck":
+                    self._seat(event, i)
+                continue
+            if kind == "receiveDreck":
+                self._receive(event, i)
+                continue
+            taken = kind != "slough" and self.table.state.decided is not None
+            if taken and self._push(self._actor(i, "take"), i):
+                return i
+            if kind == "revealTrump":
+                self._reveal(i)
+                continue
+            if self._push(self._action(event, i), i):
+                return i
+        if self.dreck.first is not None:
+            end = len(self.events) - 1
+            if self._push(self._deal(end), end):
+                return end
+        return None
+
+    def _actor(self, i: int, act: str, cards: tuple[Card, ...] = ()) -> Action:
+        """``act`` by the player the rules have to act now; Broken when nobody is."""
+        turn = self.table.state.turn
+        if turn is None:
+            why = (
+                _("the game is already over")
+                if self.table.finished
+                else _("the rules have a deal to make first")
+            )
+            raise Broken(
+                f"events[{i}]",
+                _("no player could have made this {kind} here: {why}").format(
+                    kind=self.events[i]["type"], why=why
+                ),
+            )
+        return Action(turn, act, cards)
+
+    def _action(self, event: Mapping[str, Any], i: int) -> Action:
+        kind = event["type"]
+        if kind == "playCard":
+            return self._actor(i, "play", (_card(event.get("card"), f"events[{i}].card"),))
+        if kind == "playTop":
+            return self._actor(i, "dare", (_card(event.get("card"), f"events[{i}].card"),))
+        if kind == "slough":
+            card = _card(event.get("card"), f"events[{i}].card")
+            return Action(self._seat(event, i), "sluff", (card,))
+        if kind == "playRun":
+            return self._actor(i, "play", self._run(event, i))
+        assert kind == "pickUp", kind
+        return self._actor(i, "pick")
+
+    def _run(self, event: Mapping[str, Any], i: int) -> tuple[Card, ...]:
+        written = event.get("lo"), event.get("hi")
+        known = _RUNS.get(written) if type(written[0]) is str and type(written[1]) is str else None
+        if known is not None:
+            return known
+        lo = _card(event.get("lo"), f"events[{i}].lo")
+        hi = _card(event.get("hi"), f"events[{i}].hi")
+        if suit(lo) != suit(hi) or rank(lo) > rank(hi):
+            raise Broken(
+                f"events[{i}]",
+                _("{lo} to {hi} is no run of one suit").format(lo=card_code(lo), hi=card_code(hi)),
+            )
+        run = tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
+        _RUNS[event["lo"], event["hi"]] = run
+        return run
+
+    def _reveal(self, i: int) -> None:
+        state = self.table.state
+        if state.phase == PHASE_ONE and state.deal is None:
+            raise Broken(
+                f"events[{i}]",
+                _(
+                    "the app ends part one here, the rules do not (the app ends it as soon as "
+                    "a player still to play in the round has no card)"
+                ),
+            )
+
+    def _receive(self, event: Mapping[str, Any], i: int) -> None:
+        seat = self._seat(event, i)
+        dreck = event.get("dreck")
+        if not isinstance(dreck, list):
+            raise Broken(f"events[{i}].dreck", _("the dreck is a list of cards"))
+        cards = [_card(c, f"events[{i}].dreck[{k}]") for k, c in enumerate(dreck)]
+        if self.dreck.first is None:
+            self.dreck.first = i
+        self.dreck.to.setdefault(seat, []).extend(cards)
+
+    def _deal(self, i: int) -> Action:
+        """The dreck as the record's ``deal``, by the one player the rules have shuffle it."""
+        where = f"events[{self.dreck.first}]"
+        due = self.table.state.deal
+        if due is None:
+            raise Broken(where, _("the log shares the dreck where the rules share no low cards"))
+        if len(due.shufflers) != 1:
+            names = ", ".join(self.names[p] for p in sorted(due.shufflers))
+            raise Broken(
+                where,
+                _("who shuffled the dreck cannot be told: any of {names}").format(names=names),
+            )
+        (shuffler,) = due.shufflers
+        to = tuple((seat, tuple(cards)) for seat, cards in self.dreck.to.items())
+        self.dreck = _Dreck()
+        return Action(shuffler, "deal", (), to)
+
+    def _push(self, action: Action, i: int) -> bool:
+        """Push ``action`` (the stock first ordered so that its player draws what the log
+        says they drew); True when the rules refuse it (it is the record's last action)."""
+        table = self.table
+        state = table.state
+        if action.act == "play" and state.deal is not None:
+            raise Broken(
+                f"events[{i}]",
+                _("the rules share the dreck (the low cards) here; the log shares none"),
+            )
+        stock = state.stock
+        before = len(stock)
+        top = self._order_stock(action, i)
+        self.actions.append(action.text(self.names))
+        bad = engine.check(state, action)  # Table.push's check and apply, without the
+        if bad is not None and (bad.invalid or not bad.undetermined):  # words of each step
+            why = cannot_play(table.state, action)
+            if why is not None:  # not even as played: the log and the rules part here
+                raise Broken(
+                    f"events[{i}]",
+                    _("no player could have made this {kind} here: {why}").format(
+                        kind=self.events[i]["type"], why=why
+                    ),
+                ) from None
+            return True  # a rule broken: the record's last action, its verdict names it
+        engine.apply(state, action)
+        taken = before - len(table.state.stock)
+        if taken != len(top):
+            raise Broken(
+                f"events[{i}]",
+                _("the rules draw {count} card(s) here, the log another number").format(
+                    count=taken
+                ),
+            )
+        self.popped += top
+        return False
+
+    def _order_stock(self, action: Action, i: int) -> list[str]:
+        """Put the cards the rules take off the stock now where they take them: the dared
+        card on top, then the player's next draws; the codes taken, top first."""
+        state = self.table.state
+        stock = state.stock
+        if not stock or (action.act != "dare" and state.phase != PHASE_ONE):
+            return []  # nothing is taken off the stock (phase two, or the stock gone)
+        wanted: list[Card | None] = []
+        p = action.player
+        if action.act == "dare":
+            wanted.append(action.cards[0])
+        if state.phase == PHASE_ONE and action.act in ("play", "sluff") and stock:
+            held = len(state.hands[p]) + state.hidden[p] - len(action.cards)
+            for _k in range(max(0, min(len(stock), HAND - held))):
+                drawn = self.draws[p]
+                k = self.next_draw[p]
+                wanted.append(drawn[k] if k < len(drawn) else None)
+                self.next_draw[p] += 1
+        taken: list[str] = []
+        for j, card in enumerate(wanted):
+            at = len(stock) - 1 - j
+            if at < 0:
+                break
+            if card is not None and stock[at] != card:
+                try:
+                    other = stock.index(card, 0, at)
+                except ValueError:
+                    raise Broken(
+                        f"events[{i}]",
+                        _("{card} is not in the stock when the rules take it").format(
+                            card=card_code(card)
+                        ),
+                    ) from None
+                stock[at], stock[other] = stock[other], stock[at]
+            taken.append(_code(stock[at]))
+        return taken
+
+
+def _code(card: Card) -> str:
+    return card_code(card) if card >= 0 else UNKNOWN_TEXT

@@ -1,0 +1,164 @@
+"""``import goat-events`` + check of N logs against ``check`` of the same games as records.
+
+    python benchmarks/import_speed.py [--games 2000] [--players 4] [--seed 0] [--repeat 3]
+    python benchmarks/import_speed.py --write-log OUT.json [--players 3] [--seed 0]
+
+The games are the project's own: ``simulate`` for the goat preset under the app's rules
+(no high trump, no restriction #2), each written out in the event shape of the
+tjwilson90/goat spectator stream by the small writer below (joins, ``start``, every draw,
+``playCard``/``playTop``/``slough``, ``revealTrump``, the dreck, ``playRun``/``pickUp``).
+Both sides run in this one process, turn about, timed in CPU time; the best of
+``--repeat`` runs of each is compared (issue 40's goal: within 1.3×).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from adjudicator import bulk  # noqa: E402
+from adjudicator.cards import card_code, rank, suit  # noqa: E402
+from adjudicator.engine.state import PHASE_ONE  # noqa: E402
+from adjudicator.importers import ImportOptions  # noqa: E402
+from adjudicator.importers.goat_events import convert, rule_options  # noqa: E402
+from adjudicator.play import simulate  # noqa: E402
+from adjudicator.play.table import Table  # noqa: E402
+from adjudicator.record import load_record  # noqa: E402
+from adjudicator.rules.options import RuleOptions  # noqa: E402
+from adjudicator.rules.presets import find_variant  # noqa: E402
+
+
+def app_games(players: int, seed: int, count: int, decks: int = 1) -> list[dict[str, Any]]:
+    """``count`` random legal goat games played under the app's rules, as records, each
+    table turned so that the first leader sits in seat 0 (the app's)."""
+    base = find_variant("goat").options_for(players).model_dump()
+    options = RuleOptions.model_validate({**base, **rule_options(decks, "app")})
+    games = []
+    for index in range(count):
+        record, _game = simulate.random_game(
+            "goat", players, simulate.game_rng(seed, index), options=options
+        )
+        record["options"] = rule_options(decks, "app")
+        seat = record["players"].index(record["first_leader"])
+        record["players"] = record["players"][seat:] + record["players"][:seat]
+        record.setdefault("meta", {}).update({"seed": seed, "game": index})
+        games.append(record)
+    return games
+
+
+def low(card: int, trump: int) -> bool:
+    """A dreck card: a 2 to 5, or the six of trumps."""
+    return rank(card) <= 5 or (rank(card) == 6 and suit(card) == trump)
+
+
+def events_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's game as the app's spectator would have received it."""
+    table = Table.from_game(load_record({**record, "actions": []}))
+    state = table.state
+    names = table.players
+    events: list[dict[str, Any]] = [{"type": "join", "userId": name} for name in names]
+    events.append({"type": "start", "numDecks": table.game.options.decks})
+    for k in range(3):
+        for p in range(len(names)):
+            events.append({"type": "draw", "player": p, "card": card_code(state.hands[p][k])})
+    revealed = False
+    for written in record["actions"]:
+        action = table.parse(written)
+        p = action.player
+        stock = list(state.stock)
+        phase = state.phase
+        if action.act == "deal":
+            for seat, cards in action.to:
+                events.append(
+                    {"type": "receiveDreck", "player": seat, "dreck": [card_code(c) for c in cards]}
+                )
+        elif action.act == "dare":
+            top = state.stock[-1]
+            events.append({"type": "playTop", "card": card_code(top)})
+        elif action.act == "sluff":
+            for card in action.cards:
+                events.append({"type": "slough", "player": p, "card": card_code(card)})
+        elif action.act == "play" and phase == PHASE_ONE:
+            events.append({"type": "playCard", "card": card_code(action.cards[0])})
+        elif action.act == "play":
+            cards = sorted(action.cards)
+            events.append(
+                {"type": "playRun", "lo": card_code(cards[0]), "hi": card_code(cards[-1])}
+            )
+        elif action.act == "pick":
+            events.append({"type": "pickUp"})
+        table.push(action)
+        if phase == PHASE_ONE and action.act in ("play", "sluff"):
+            for card in reversed(stock[len(state.stock) :]):  # what the player drew
+                events.append({"type": "draw", "player": p, "card": card_code(card)})
+        if not revealed and (state.phase != PHASE_ONE or state.deal is not None):
+            revealed = True
+            trump = state.indicator
+            events.append({"type": "revealTrump", "trump": card_code(trump)})
+            if state.deal is not None:
+                for seat, hand in enumerate(state.hands):
+                    dreck = [card_code(c) for c in hand if low(c, suit(trump))]
+                    if dreck:
+                        events.append({"type": "offerDreck", "player": seat, "dreck": dreck})
+    game_id = f"{record['meta'].get('seed', 0)}-{record['meta'].get('game', 0)}"
+    return {"type": "replay", "gameId": game_id, "events": events}
+
+
+def best(run: Any, repeat: int) -> float:
+    """The least CPU time of ``repeat`` runs of ``run``."""
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def main() -> None:
+    """Time both sides and print them with their ratio."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--decks", type=int, default=1)
+    parser.add_argument("--write-log", default=None, metavar="OUT.json")
+    args = parser.parse_args()
+    if args.write_log:
+        (record,) = app_games(args.players, args.seed, 1, args.decks)
+        Path(args.write_log).write_text(json.dumps(events_of(record), indent=1) + "\n")
+        return
+    games = app_games(args.players, args.seed, args.games, args.decks)
+    logs = [json.dumps(events_of(record)) for record in games]
+    records = [json.dumps(record) for record in games]
+    options = ImportOptions()
+
+    def check_records() -> None:
+        for text in records:
+            checked = bulk.check_source(bulk.Source("game.json", text=text))
+            assert checked.status == "legal", checked.error
+
+    def import_and_check() -> None:
+        for text in logs:
+            record = convert(json.loads(text), options)
+            checked = bulk.check_source(bulk.Source("game.json", text=json.dumps(record)))
+            assert checked.status == "legal", checked.error
+
+    actions = sum(len(record["actions"]) for record in games)
+    print(f"{len(games)} games of goat at {args.players} players, {actions:,} actions")
+    records_time = best(check_records, args.repeat)
+    import_time = best(import_and_check, args.repeat)
+    print(f"check of the records:        {records_time:7.2f} s CPU")
+    print(f"import goat-events + check:  {import_time:7.2f} s CPU")
+    print(f"ratio: {import_time / records_time:.2f}× (goal: within 1.3×)")
+
+
+if __name__ == "__main__":
+    main()
