@@ -8,7 +8,6 @@ judged by the project's own check, and the file is never written.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sqlite3
 import stat
@@ -86,13 +85,15 @@ class AppDb:
         """A game created as db.ts's createGame does: the host accepted, the others invited."""
         text = deck if isinstance(deck, str) or deck is None else ",".join(map(str, deck))
         self.conn.execute(
-            "INSERT INTO games (id, name, status, active_player_id, initial_deck) VALUES (?, ?, 'playing', ?, ?)",
+            "INSERT INTO games (id, name, status, active_player_id, initial_deck)"
+            " VALUES (?, ?, 'playing', ?, ?)",
             (gid, name or None, seats[0], text),
         )
         for turn, pid in enumerate(seats):
             host = turn == 0
             self.conn.execute(
-                "INSERT INTO game_players (game_id, profile_id, role, is_ready, invite_status, turn_order) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO game_players (game_id, profile_id, role, is_ready, invite_status,"
+                " turn_order) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     gid,
                     pid,
@@ -108,13 +109,15 @@ class AppDb:
         seq = self.seq[gid]
         text = ",".join(str(code(c)) for c in cards) if cards else None
         self.conn.execute(
-            "INSERT INTO game_moves (game_id, seq, player_id, move_type, cards) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO game_moves (game_id, seq, player_id, move_type, cards)"
+            " VALUES (?, ?, ?, ?, ?)",
             (gid, seq, pid, kind, text),
         )
         self.seq[gid] = seq + 1
         if kind == "A":
             self.conn.execute(
-                "UPDATE game_players SET invite_status = 'accepted' WHERE game_id = ? AND profile_id = ?",
+                "UPDATE game_players SET invite_status = 'accepted'"
+                " WHERE game_id = ? AND profile_id = ?",
                 (gid, pid),
             )
         return seq
@@ -205,7 +208,7 @@ def test_the_deal_is_the_apps_and_a_finished_game_is_legal_with_its_loser(db: Ap
     table = Table.from_game(load_record(record))
     hands = {
         name: sorted(card_code(c) for c in hand)
-        for name, hand in zip(table.players, table.view().hands)
+        for name, hand in zip(table.players, table.view().hands, strict=True)
     }
     assert hands == {
         "Anna": sorted(card(n) for n in deck[-3:]),
@@ -313,7 +316,8 @@ def test_broken_games_are_one_line_each_and_the_rest_go_on(db: AppDb) -> None:
     db.move("d4", "p-anna", "S")
     db.move("d4", "p-bo", "A")
     db.conn.execute(
-        "INSERT INTO game_moves (game_id, seq, player_id, move_type, cards) VALUES ('d4', 2, 'p-anna', 'P', '12,x')"
+        "INSERT INTO game_moves (game_id, seq, player_id, move_type, cards)"
+        " VALUES ('d4', 2, 'p-anna', 'P', '12,x')"
     )
     db.game("e5", good[:40], ["p-anna", "p-bo"])
     db.move("e5", "p-anna", "S")
@@ -415,10 +419,27 @@ def test_the_file_is_never_written(db: AppDb) -> None:
     db.close()
     path = db.path
     before = (path.read_bytes(), path.stat().st_mtime_ns)
+    files = sorted(path.parent.iterdir())
     path.chmod(stat.S_IRUSR)  # a file the importer could not write even if it tried
     try:
         out = imported(path)
         assert out[0].record is not None
         assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+        assert sorted(path.parent.iterdir()) == files  # no lock or log file beside it
     finally:
         path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_a_write_ahead_log_is_read(db: AppDb) -> None:
+    """While the app runs, its last moves may still be in the -wal file: they are read."""
+    db.game("g7", shuffled(3), ["p-anna", "p-bo"])
+    db.move("g7", "p-anna", "S")
+    db.move("g7", "p-bo", "A")
+    db.conn.commit()
+    db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.move("g7", "p-anna", "C", [card(shuffled(3)[-7])])
+    db.conn.commit()  # in the log, not yet in the database file
+    assert Path(f"{db.path}-wal").stat().st_size > 0
+    [one] = imported(db.path)
+    assert one.record is not None and one.record["actions"][0]["act"] == "dare"
+    assert verdict(one.record).status == "legal"

@@ -319,6 +319,10 @@ def _connect(source: str) -> sqlite3.Connection:
     if header != SQLITE_HEADER:
         raise Broken(_("{file}: is not an SQLite database").format(file=source))
     uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
+    if not Path(f"{path}-wal").exists():
+        # Nothing waits in a write-ahead log: the file is read as it lies, without the
+        # lock and log files SQLite would otherwise create beside it.
+        uri += "&immutable=1"
     try:
         conn = sqlite3.connect(uri, uri=True)
         conn.execute("PRAGMA query_only = ON")
