@@ -20,6 +20,7 @@ import pytest
 from adjudicator import load_record, service
 from adjudicator.cards import card_code
 from adjudicator.importers import albined_db
+from adjudicator.i18n import speaking
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.play.table import Table
 
@@ -382,7 +383,7 @@ def test_a_declined_invitee_is_no_player_and_unknown_columns_are_kept(db: AppDb)
     assert [p["profile_id"] for p in source["players"]] == ["p-anna", "p-dag", "p-bo"]
     assert verdict(one.record).status == "legal"
     [wrong] = imported(db.path, names=("Eva",))
-    assert wrong.error == "games#g5: --names gives 1 names for 2 players"
+    assert wrong.error == "games#g5: the game has 2 players; --names gives 1"
 
 
 def test_a_file_that_is_not_the_apps_is_one_error(tmp_path: Path) -> None:
@@ -399,6 +400,15 @@ def test_a_file_that_is_not_the_apps_is_one_error(tmp_path: Path) -> None:
     assert one.error == f"{other}: has no table game_players (is it albined/skitgubbe's database?)"
     missing = tmp_path / "missing.db"
     assert imported(missing)[0].error == f"{missing}: cannot be read"
+
+
+def test_the_lines_are_in_the_tables_language(tmp_path: Path) -> None:
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n")
+    with speaking("sv"):
+        assert imported(text)[0].error == f"{text}: är ingen SQLite-databas"
+    with speaking("fi"):
+        assert imported(text)[0].error == f"{text}: ei ole SQLite-tietokanta"
 
 
 def test_a_view_is_not_read(tmp_path: Path) -> None:

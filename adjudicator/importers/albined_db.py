@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from adjudicator.i18n import N_, _
+from adjudicator.i18n import N_, _, ngettext
 from adjudicator.importers.base import Imported, ImportOptions
 
 NAME = "albined-db"
@@ -98,18 +98,20 @@ def cards_of(text: str | None) -> list[str]:
 def read_deck(text: object) -> list[str]:
     """``initial_deck``: 52 different card codes, the deck's last card on top."""
     if not isinstance(text, str) or not text.strip():
-        raise Broken(_("initial_deck: is empty"))
+        raise Broken("initial_deck: " + _("is empty"))
     try:
         deck = cards_of(text)
     except Broken as bad:
-        raise Broken(_("initial_deck: {what}").format(what=bad)) from None
+        raise Broken(f"initial_deck: {bad}") from None
     seen: set[str] = set()
     for card in deck:
         if card in seen:
-            raise Broken(_("initial_deck: holds {card} twice").format(card=card))
+            raise Broken("initial_deck: " + _("holds {card} twice").format(card=card))
         seen.add(card)
     if len(deck) != PACK:
-        raise Broken(_("initial_deck: has {count} cards, not 52").format(count=len(deck)))
+        count = len(deck)
+        said = ngettext("has {count} card, not 52", "has {count} cards, not 52", count)
+        raise Broken("initial_deck: " + said.format(count=count))
     return deck
 
 
@@ -157,12 +159,11 @@ class Game:
     def deal(self, seat: Seat, at: str) -> None:
         """``seat`` takes the deck's last three cards (applyStartGame, applyJoin)."""
         if len(self.removed) - self.taken < HAND:
-            raise Broken(
-                _(
-                    "{at}: {name} accepts with fewer than three cards left in the deck; a "
-                    "record deals three cards to every player"
-                ).format(at=at, name=seat.name)
+            said = _(
+                "{name} accepts with fewer than three cards left in the deck; a record "
+                "deals three cards to every player"
             )
+            raise Broken(f"{at}: " + said.format(name=seat.name))
         seat.hand = self.removed[self.taken : self.taken + HAND]
         del self.removed[self.taken : self.taken + HAND]
 
@@ -173,32 +174,26 @@ class Game:
     def move(self, row: Mapping[str, Any]) -> bool:
         """One ``game_moves`` row; False once the game goes where a record cannot follow."""
         seq = row["seq"]
-        at = _("{game} game_moves seq {seq}").format(game=self.where, seq=seq)
+        at = f"{self.where} game_moves seq {seq}"
         kind = str(row["move_type"])
         kept = {k: plain(v) for k, v in row.items() if k != "game_id"}
         self.moves.append(kept)
         if kind not in MOVES or len(kind) != 1:
-            raise Broken(
-                _("{at}: move type {kind} is none of S, P, U, C, R, A, L, T").format(
-                    at=at, kind=repr(kind)
-                )
-            )
+            said = _("move type {kind} is none of S, P, U, C, R, A, L, T")
+            raise Broken(f"{at}: " + said.format(kind=repr(kind)))
         seat = self.by_id.get(str(row["player_id"]))
         if seat is None or seat.declined:
-            raise Broken(
-                _("{at}: {player} is not a player of this game").format(
-                    at=at, player=repr(row["player_id"])
-                )
-            )
+            said = _("{player} is not a player of this game")
+            raise Broken(f"{at}: " + said.format(player=repr(row["player_id"])))
         try:
             cards = cards_of(row["cards"])
         except Broken as bad:
-            raise Broken(_("{at}: cards: {what}").format(at=at, what=bad)) from None
+            raise Broken(f"{at}: cards: {bad}") from None
         if kind == "T":
             return True
         if kind == "S":
             if self.started:
-                raise Broken(_("{at}: a second start (S)").format(at=at))
+                raise Broken(f"{at}: " + _("a second start (S)"))
             self.started = True
             for each in self.seats:
                 if each.accepted:
@@ -217,13 +212,10 @@ class Game:
             seat.declined = True  # a pending invitee declines, or a player leaves the lobby
             return True
         if not self.started:
-            raise Broken(_("{at}: a move before the game started (S)").format(at=at))
+            raise Broken(f"{at}: " + _("a move before the game started (S)"))
         if not seat.accepted:
-            raise Broken(
-                _("{at}: {name} moves before accepting the invitation").format(
-                    at=at, name=seat.name
-                )
-            )
+            said = _("{name} moves before accepting the invitation")
+            raise Broken(f"{at}: " + said.format(name=seat.name))
         action: dict[str, Any] = {"player": seat.name}
         if kind == "P":
             action.update(act="play", cards=cards)
@@ -247,26 +239,24 @@ class Game:
     ) -> dict[str, Any]:
         """The record of what was read: the players who took part, the deal, the actions."""
         if not self.started:
-            raise Broken(
-                _("{game}: the game was never started (no S move)").format(game=self.where)
-            )
+            raise Broken(f"{self.where}: " + _("the game was never started (no S move)"))
         players = [seat for seat in self.seats if seat.accepted and not seat.declined]
         names = [seat.name for seat in players]
         if options.names:
             if len(options.names) != len(players):
+                said = ngettext(
+                    "the game has {count} player; --names gives {given}",
+                    "the game has {count} players; --names gives {given}",
+                    len(players),
+                )
                 raise Broken(
-                    _("{game}: --names gives {given} names for {count} players").format(
-                        game=self.where, given=len(options.names), count=len(players)
-                    )
+                    f"{self.where}: " + said.format(count=len(players), given=len(options.names))
                 )
             names = list(options.names)
         for i, name in enumerate(names):
             if name in names[:i]:
-                raise Broken(
-                    _("{game}: two players are called {name}; give --names").format(
-                        game=self.where, name=name
-                    )
-                )
+                said = _("two players are called {name}; give --names")
+                raise Broken(f"{self.where}: " + said.format(name=name))
         rename = {seat.name: name for seat, name in zip(players, names, strict=True)}
         for action in self.actions:
             action["player"] = rename[action["player"]]
@@ -315,9 +305,9 @@ def _connect(source: str) -> sqlite3.Connection:
         with path.open("rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
     except OSError:
-        raise Broken(_("{file}: cannot be read").format(file=source)) from None
+        raise Broken(f"{source}: " + _("cannot be read")) from None
     if header != SQLITE_HEADER:
-        raise Broken(_("{file}: is not an SQLite database").format(file=source))
+        raise Broken(f"{source}: " + _("is not an SQLite database"))
     uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
     if not Path(f"{path}-wal").exists():
         # Nothing waits in a write-ahead log: the file is read as it lies, without the
@@ -328,7 +318,7 @@ def _connect(source: str) -> sqlite3.Connection:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("PRAGMA trusted_schema = OFF")
     except sqlite3.Error:
-        raise Broken(_("{file}: cannot be opened read-only").format(file=source)) from None
+        raise Broken(f"{source}: " + _("cannot be opened read-only")) from None
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -344,21 +334,15 @@ def _columns(conn: sqlite3.Connection, source: str) -> dict[str, list[str]]:
         if kinds.get(table) != "table":
             if table == RESULTS:
                 continue
-            raise Broken(
-                _("{file}: has no table {table} (is it albined/skitgubbe's database?)").format(
-                    file=source, table=table
-                )
-            )
+            said = _("has no table {table} (is it albined/skitgubbe's database?)")
+            raise Broken(f"{source}: " + said.format(table=table))
         names = [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
         for column in needed:
             if column not in names:
                 if table == RESULTS:
                     break
-                raise Broken(
-                    _("{file}: table {table} has no column {column}").format(
-                        file=source, table=table, column=column
-                    )
-                )
+                said = _("table {table} has no column {column}")
+                raise Broken(f"{source}: " + said.format(table=table, column=column))
         else:
             found[table] = names
     return found
@@ -437,7 +421,7 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
         except sqlite3.Error:
             yield Imported(
                 name=source,
-                error=_("{file}: is not a readable SQLite database").format(file=source),
+                error=f"{source}: " + _("is not a readable SQLite database"),
             )
             return
         except Broken as bad:
@@ -446,7 +430,7 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
         if options.game is not None and not games:
             yield Imported(
                 name=f"{source}#{options.game}",
-                error=_("{file}: has no game {game}").format(file=source, game=repr(options.game)),
+                error=f"{source}: " + _("has no game {game}").format(game=repr(options.game)),
             )
             return
         for row in games:
@@ -458,7 +442,7 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
             except sqlite3.Error:
                 yield Imported(
                     name=name,
-                    error=_("games#{game}: its rows cannot be read").format(game=row["id"]),
+                    error=f"games#{row['id']}: " + _("its rows cannot be read"),
                 )
             else:
                 yield Imported(name=name, record=record)
