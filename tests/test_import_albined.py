@@ -19,8 +19,8 @@ import pytest
 
 from adjudicator import load_record, service
 from adjudicator.cards import card_code
-from adjudicator.importers import albined_db
 from adjudicator.i18n import speaking
+from adjudicator.importers import albined_db
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.play.table import Table
 
