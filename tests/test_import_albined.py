@@ -453,3 +453,97 @@ def test_a_write_ahead_log_is_read(db: AppDb) -> None:
     [one] = imported(db.path)
     assert one.record is not None and one.record["actions"][0]["act"] == "dare"
     assert verdict(one.record).status == "legal"
+
+
+# --- the end of phase one, as the app's code has it --------------------------------------
+
+
+def app_phase_one(deck: list[int], seats: list[str]) -> tuple[list[tuple[str, int]], str, str, str]:
+    """Phase one played as gameLogic.ts plays it, each player playing their lowest card:
+    the moves (player, card code), how phase one ended ('cleared': a trick was cleared
+    with the deck empty and a hand empty; 'tie': a tie then, the tied players holding
+    cards; 'tie, empty': a tied player without), the last trick's winner and the trump
+    card's drawer (drawReplacements keeps it apart)."""
+    stack = list(deck)
+    hands = {p: [stack.pop() for _ in range(3)] for p in seats}  # applyStartGame
+    moves: list[tuple[str, int]] = []
+    holder = ""
+    leader = 0
+    while True:
+        contenders = seats[leader:] + seats[:leader]
+        while True:
+            plays = []
+            for p in contenders:
+                played = min(hands[p], key=lambda c: c % 13)
+                hands[p].remove(played)
+                moves.append((p, played))
+                plays.append((p, played % 13))
+                if stack:
+                    drawn = stack.pop()
+                    if stack:
+                        hands[p].append(drawn)
+                    else:
+                        holder = p  # the trump card, held apart until phase two
+            top = max(v for _, v in plays)
+            tied = [p for p, v in plays if v == top]
+            if len(tied) == 1:
+                winner = tied[0]
+                break
+            if not stack and any(not hands[p] for p in seats):
+                return moves, "tie" if all(hands[p] for p in tied) else "tie, empty", "", holder
+            contenders = tied
+        if not stack and any(not hands[p] for p in seats):  # applyClearTrick
+            return moves, "cleared", winner, holder
+        leader = seats.index(winner)
+
+
+def test_phase_two_begins_when_a_trick_is_cleared_with_a_hand_empty(db: AppDb) -> None:
+    """The app: a trick cleared with the deck empty and some hand empty ends phase one at
+    once, and the trump card's drawer leads phase two, though the winner holds cards
+    (`phase_one_end: all_hold`; under `no_card` the winner would lead another trick)."""
+    seats = ["p-anna", "p-bo", "p-cai"]
+    for seed in range(200):
+        deck = shuffled(seed)
+        moves, how, winner, holder = app_phase_one(deck, seats)
+        if how == "cleared" and winner != holder:
+            break
+    else:
+        raise AssertionError("no deck of 200 ends phase one so")
+    db.game("g8", deck, seats)
+    db.move("g8", "p-anna", "S")
+    db.move("g8", "p-bo", "A")
+    db.move("g8", "p-cai", "A")
+    for pid, played in moves:
+        db.move("g8", pid, "P", [card(played)])
+    db.move("g8", holder, "P", [card(deck[0])])  # the trump card, now in the drawer's hand
+    db.conn.commit()
+    [one] = imported(db.path)
+    assert one.record is not None
+    said = verdict(one.record)
+    assert (said.status, said.applied, said.finished) == ("legal", len(moves) + 1, False)
+
+
+def test_a_tie_the_app_ends_phase_one_at_is_reported_by_the_rules(db: AppDb) -> None:
+    """What a record cannot say (docs/importers.md): the app ends phase one at a tie when
+    the deck is empty and any hand is, though the tied players hold cards; the rules
+    (`all_hold`) have the tie played off, so the drawer's phase-two lead is out of turn."""
+    seats = ["p-anna", "p-bo", "p-cai"]
+    for seed in range(400):
+        deck = shuffled(seed)
+        moves, how, _winner, holder = app_phase_one(deck, seats)
+        if how == "tie":
+            break
+    else:
+        raise AssertionError("no deck of 400 ends phase one so")
+    db.game("g9", deck, seats)
+    db.move("g9", "p-anna", "S")
+    db.move("g9", "p-bo", "A")
+    db.move("g9", "p-cai", "A")
+    for pid, played in moves:
+        db.move("g9", pid, "P", [card(played)])
+    db.move("g9", holder, "P", [card(deck[0])])
+    db.conn.commit()
+    [one] = imported(db.path)
+    assert one.record is not None
+    said = verdict(one.record)
+    assert said.status == "illegal" and said.violations[0].index == len(moves)
