@@ -153,45 +153,205 @@ def verdict(record: dict[str, Any]) -> Any:
 IDS = {name.replace(" ", "_"): pid for pid, name in PROFILES.items()}
 
 
-def play_out(db: AppDb, gid: str, record: dict[str, Any], seed: int, limit: int = 3000) -> str:
-    """Play the imported start on by the rules of the record, writing each action as the
-    app's move row (P, C, R, U, and T when a trick is cleared); returns the loser's id."""
-    table = Table.from_game(load_record(record))
-    rng = random.Random(seed)
-    names = table.players
-    for _ in range(limit):
-        if table.finished:
-            break
-        before = table.view()
-        forms = [f for f in table.legal_forms() if isinstance(f, str)]
-        sluffs = [f for f in forms if " sluff " in f and before.decided is None]
-        plays = [f for f in forms if " sluff " not in f]
-        picks = [f for f in plays if f.endswith(" pick")]
-        others = [f for f in plays if f not in picks] or picks
-        pool = sluffs if sluffs and rng.random() < 0.2 else others
-        if picks and rng.random() < 0.1:
-            pool = picks
-        form = rng.choice(pool)
-        who, act, *cards = form.split()
-        if act != "sluff" and before.decided is not None:
-            db.move(gid, IDS[names[before.decided]], "T")  # the app clears the decided trick
-        table.push(form)
-        after = table.view()
-        if act == "dare":
-            cards = [card_code(after.trick[-1][1][0])]
-        db.move(gid, IDS[who], {"play": "P", "dare": "C", "sluff": "R", "pick": "U"}[act], cards)
-        if after.phase == 2 and act == "play" and before.trick and not after.trick:
-            db.move(gid, IDS[who], "T")
-    assert table.finished
-    outcome = table.outcome
-    assert outcome is not None and outcome.loser is not None
-    return IDS[outcome.loser]
+class AppGame:
+    """A game as albined/skitgubbe's gameLogic.ts and rules.ts play it, in brief, for the
+    tests: every move the app would log (player id, move type, card codes), made by a
+    seeded player who plays low, sometimes chances or sprinkles, and in phase two plays
+    the lowest play that beats (a run now and then) or picks up the oldest play."""
+
+    def __init__(self, deck: list[int], seats: list[str], seed: int) -> None:
+        self.deck = deck
+        self.seats = seats
+        self.rng = random.Random(seed)
+        self.stack = list(deck)
+        self.hands = {p: [self.stack.pop() for _ in range(3)] for p in seats}  # S, A, A
+        self.piles: dict[str, list[int]] = {p: [] for p in seats}
+        self.moves: list[tuple[str, str, list[int]]] = []
+        self.holder = ""
+        self.winner = ""
+        self.loser = ""
+
+    def _draw(self, p: str, count: int) -> None:  # drawReplacements
+        for _ in range(count):
+            if not self.stack:
+                return
+            drawn = self.stack.pop()
+            if self.stack:
+                self.hands[p].append(drawn)
+            else:
+                self.holder = p  # the trump card, held apart until phase two
+
+    def _short(self) -> bool:
+        return not self.stack and any(not self.hands[p] for p in self.seats)
+
+    def phase_one(self) -> str:
+        """How phase one ends: 'cleared' (a trick cleared with the deck empty and a hand
+        empty), 'tie' (a tie then, the tied players holding cards), 'tie, empty' (a tied
+        player without)."""
+        rng, hands = self.rng, self.hands
+        leader = 0
+        while True:
+            table: list[tuple[str, list[int]]] = []
+            contenders = self.seats[leader:] + self.seats[:leader]
+            while True:
+                start = len(table)
+                for i, p in enumerate(contenders):
+                    if len(self.stack) >= 2 and rng.random() < 0.15:  # chance
+                        top = self.stack.pop()
+                        self.moves.append((p, "C", [top]))
+                        table.append((p, [top]))
+                    else:
+                        low = min(c % 13 for c in hands[p])
+                        cards = [c for c in hands[p] if c % 13 == low]
+                        cards = cards[: rng.randint(1, len(cards))]
+                        for c in cards:
+                            hands[p].remove(c)
+                        self.moves.append((p, "P", cards))
+                        table.append((p, list(cards)))
+                        self._draw(p, len(cards))
+                    if i < len(contenders) - 1:  # the round goes on: sprinkles are open
+                        self._sprinkle(table)
+                plays = [(p, batch[0] % 13) for p, batch in table[start:]]
+                high = max(v for _, v in plays)
+                tied = [p for p, v in plays if v == high]
+                if len(tied) == 1:
+                    winner = tied[0]
+                    break
+                if self._short():  # distributeTablePileBack, transitionToPhase2
+                    for p, batch in table:
+                        self.piles[p] += batch
+                    return "tie" if all(hands[p] for p in tied) else "tie, empty"
+                contenders = tied
+            for _, batch in table:
+                self.piles[winner] += batch
+            self.moves.append((winner, "T", []))
+            self.winner = winner
+            if self._short():
+                return "cleared"
+            leader = self.seats.index(winner)
+
+    def _sprinkle(self, table: list[tuple[str, list[int]]]) -> None:
+        """A player who has played to the trick adds cards of their latest play's rank."""
+        for p in self.seats:
+            latest = [batch for q, batch in table if q == p]
+            if not latest or self.rng.random() < 0.5:
+                continue
+            more = [c for c in self.hands[p] if c % 13 == latest[-1][0] % 13]
+            if more:
+                for c in more:
+                    self.hands[p].remove(c)
+                first = next(
+                    batch for q, batch in table if q == p and batch[0] % 13 == more[0] % 13
+                )
+                first += more
+                self.moves.append((p, "R", more))
+                self._draw(p, len(more))
+
+    def phase_two(self, limit: int = 4000) -> bool:
+        """Phase two to its end; False if it went on past ``limit`` moves."""
+        rng, hands, seats = self.rng, self.hands, self.seats
+        for p in seats:
+            hands[p] += self.piles[p]
+        hands[self.holder].append(self.deck[0])
+        trump = self.deck[0] // 13
+        done = {p for p in seats if not hands[p]}
+        active = seats.index(self.holder)
+        table: list[tuple[str, list[int]]] = []
+        for _ in range(limit):
+            left = [p for p in seats if p not in done]
+            if len(left) <= 1:
+                self.loser = left[0] if left else ""
+                return True
+            p = seats[active]
+            legal = self._legal(hands[p], table, trump)
+            if legal and (not table or rng.random() > 0.1):
+                play = (
+                    rng.choice(legal) if rng.random() < 0.3 else min(legal, key=lambda a: a[0] % 13)
+                )
+                for c in play:
+                    hands[p].remove(c)
+                table.append((p, play))
+                self.moves.append((p, "P", play))
+                if not hands[p]:
+                    done.add(p)
+                    if len([q for q in seats if q not in done]) == 1:
+                        continue
+                count = len([q for q in seats if q not in done or any(o == q for o, _ in table)])
+                if len(table) == count:
+                    self.moves.append((p, "T", []))
+                    table = []
+                    if p not in done:
+                        continue
+            else:
+                _, oldest = table.pop(0)
+                hands[p] += oldest
+                self.moves.append((p, "U", []))
+            active = self._next(active, done)
+        return False
+
+    def _next(self, active: int, done: set[str]) -> int:
+        n = len(self.seats)
+        step = (active + 1) % n
+        while self.seats[step] in done:
+            step = (step + 1) % n
+        return step
+
+    @staticmethod
+    def _legal(hand: list[int], table: list[tuple[str, list[int]]], trump: int) -> list[list[int]]:
+        """getLegalPlays: single cards and runs of a suit that beat the top card."""
+
+        def beats(play: list[int]) -> bool:
+            if not table:
+                return True
+            top = table[-1][1][-1]
+            low = play[0]
+            if top // 13 == trump:
+                return low // 13 == trump and low % 13 > top % 13
+            return low // 13 == trump or (low // 13 == top // 13 and low % 13 > top % 13)
+
+        plays = [[c] for c in sorted(hand)]
+        for suit in range(4):
+            ranks = sorted(c for c in hand if c // 13 == suit)
+            for i in range(len(ranks)):
+                for j in range(i + 1, len(ranks)):
+                    run = ranks[i : j + 1]
+                    if run[-1] - run[0] == j - i:
+                        plays.append(run)
+        return [play for play in plays if beats(play)]
+
+    def write(self, db: AppDb, gid: str) -> None:
+        db.game(gid, self.deck, self.seats, name="Fredag")
+        db.move(gid, self.seats[0], "S")
+        for p in self.seats[1:]:
+            db.move(gid, p, "A")
+        for p, kind, cards in self.moves:
+            db.move(gid, p, kind, [card(c) for c in cards] or None)
+        if self.loser:
+            db.loser(gid, self.loser)
+
+
+def app_game(seats: list[str], want: set[str]) -> AppGame:
+    """The first seeded app game that ends phase one by a cleared trick, finishes, and has
+    moves of every type in ``want`` (and a run, with 'run')."""
+    for seed in range(300):
+        game = AppGame(shuffled(seed), seats, seed)
+        if game.phase_one() != "cleared" or not game.phase_two():
+            continue
+        kinds = {kind for _, kind, _ in game.moves}
+        if any(
+            kind == "P" and len(c) > 1 and c[0] // 13 == c[-1] // 13 and c[0] % 13 != c[-1] % 13
+            for _, kind, c in game.moves
+        ):
+            kinds.add("run")
+        if want <= kinds:
+            return game
+    raise AssertionError(f"no seed of 300 plays a game with {sorted(want)}")
 
 
 # --- the deal and a whole game ----------------------------------------------------------
 
 
-def test_the_deal_is_the_apps_and_a_finished_game_is_legal_with_its_loser(db: AppDb) -> None:
+def test_the_deal_is_the_apps(db: AppDb) -> None:
     """The host takes the deck's last three cards at the start (applyStartGame), each
     invitee the next three when accepting (applyJoin), in the order they accept: here Cai
     before Bo.  Draws come from the deck's end, so its first card is the trump card."""
@@ -220,22 +380,25 @@ def test_the_deal_is_the_apps_and_a_finished_game_is_legal_with_its_loser(db: Ap
     assert stock[0] == card(deck[-10]) and stock[-1] == card(deck[0])
     assert record["options"] == albined_db.APP_OPTIONS
 
-    loser = play_out(db, "g1", record, seed=1)
-    db.loser("g1", loser)
+
+def test_a_finished_game_of_the_app_is_legal_and_its_loser_the_apps(db: AppDb) -> None:
+    """A whole game as the app plays it (chances, sprinkles, ties, runs, pick-ups, the
+    trick clearings): the record is legal, finished, and its loser is the app's."""
+    game = app_game(["p-anna", "p-bo", "p-cai"], {"C", "R", "U", "T", "run"})
+    game.write(db, "g1")
     db.conn.commit()
     [done] = imported(db.path)
     assert done.record is not None
     said = verdict(done.record)
     assert (said.status, said.finished, said.error) == ("legal", True, None)
-    assert said.loser == done.record["result"]["loser"] == PROFILES[loser].replace(" ", "_")
-    acts = {a["act"] for a in done.record["actions"]}
-    assert acts == {"play", "dare", "sluff", "pick"}  # chances and sprinkles too
+    assert said.loser == done.record["result"]["loser"] == PROFILES[game.loser].replace(" ", "_")
+    assert {a["act"] for a in done.record["actions"]} == {"play", "dare", "sluff", "pick"}
     meta = done.record["meta"]
     assert meta["event"] == "Fredag"
     moves = meta["_source"]["moves"]
     assert [m["move_type"] for m in moves[:3]] == ["S", "A", "A"]
-    assert any(m["move_type"] == "T" for m in moves)  # kept, though no action
-    assert all("action" in m for m in moves if m["move_type"] in "PUCR")
+    assert [m["seq"] for m in moves] == list(range(len(game.moves) + 3))  # every row kept
+    assert all(("action" in m) == (m["move_type"] in "PUCR") for m in moves)
 
 
 def test_an_invitee_accepting_after_a_play_gets_the_cards_then_at_the_deck_end(db: AppDb) -> None:
@@ -279,15 +442,8 @@ def test_an_illegal_move_is_found_by_the_check(db: AppDb) -> None:
 def test_text_rules_name_where_the_app_departs(db: AppDb) -> None:
     """Under the text's letter (helmfrid as written: sluffing once the trick is decided),
     the app's first sprinkle, made before the trick was decided, is the violation."""
-    deck = shuffled(7)
-    db.game("g1", deck, ["p-anna", "p-bo", "p-cai"])
-    db.move("g1", "p-anna", "S")
-    db.move("g1", "p-cai", "A")
-    db.move("g1", "p-bo", "A")
-    db.conn.commit()
-    [start] = imported(db.path)
-    assert start.record is not None
-    play_out(db, "g1", start.record, seed=1)
+    game = app_game(["p-anna", "p-bo", "p-cai"], {"R"})
+    game.write(db, "g1")
     db.conn.commit()
     [text] = imported(db.path, rules="text")
     assert text.record is not None and text.record["options"] == {}
@@ -458,92 +614,46 @@ def test_a_write_ahead_log_is_read(db: AppDb) -> None:
 # --- the end of phase one, as the app's code has it --------------------------------------
 
 
-def app_phase_one(deck: list[int], seats: list[str]) -> tuple[list[tuple[str, int]], str, str, str]:
-    """Phase one played as gameLogic.ts plays it, each player playing their lowest card:
-    the moves (player, card code), how phase one ended ('cleared': a trick was cleared
-    with the deck empty and a hand empty; 'tie': a tie then, the tied players holding
-    cards; 'tie, empty': a tied player without), the last trick's winner and the trump
-    card's drawer (drawReplacements keeps it apart)."""
-    stack = list(deck)
-    hands = {p: [stack.pop() for _ in range(3)] for p in seats}  # applyStartGame
-    moves: list[tuple[str, int]] = []
-    holder = ""
-    leader = 0
-    while True:
-        contenders = seats[leader:] + seats[:leader]
-        while True:
-            plays = []
-            for p in contenders:
-                played = min(hands[p], key=lambda c: c % 13)
-                hands[p].remove(played)
-                moves.append((p, played))
-                plays.append((p, played % 13))
-                if stack:
-                    drawn = stack.pop()
-                    if stack:
-                        hands[p].append(drawn)
-                    else:
-                        holder = p  # the trump card, held apart until phase two
-            top = max(v for _, v in plays)
-            tied = [p for p, v in plays if v == top]
-            if len(tied) == 1:
-                winner = tied[0]
-                break
-            if not stack and any(not hands[p] for p in seats):
-                return moves, "tie" if all(hands[p] for p in tied) else "tie, empty", "", holder
-            contenders = tied
-        if not stack and any(not hands[p] for p in seats):  # applyClearTrick
-            return moves, "cleared", winner, holder
-        leader = seats.index(winner)
+def phase_one_ending(how: str, other_leader: bool = False) -> AppGame:
+    """The first seeded app game whose phase one ends ``how`` (with the trump card's
+    drawer other than the last trick's winner, if ``other_leader``)."""
+    for seed in range(400):
+        game = AppGame(shuffled(seed), ["p-anna", "p-bo", "p-cai"], seed)
+        if game.phase_one() == how and not (other_leader and game.winner == game.holder):
+            return game
+    raise AssertionError(f"no seed of 400 ends phase one by {how}")
 
 
 def test_phase_two_begins_when_a_trick_is_cleared_with_a_hand_empty(db: AppDb) -> None:
     """The app: a trick cleared with the deck empty and some hand empty ends phase one at
     once, and the trump card's drawer leads phase two, though the winner holds cards
     (`phase_one_end: all_hold`; under `no_card` the winner would lead another trick)."""
-    seats = ["p-anna", "p-bo", "p-cai"]
-    for seed in range(200):
-        deck = shuffled(seed)
-        moves, how, winner, holder = app_phase_one(deck, seats)
-        if how == "cleared" and winner != holder:
-            break
-    else:
-        raise AssertionError("no deck of 200 ends phase one so")
-    db.game("g8", deck, seats)
-    db.move("g8", "p-anna", "S")
-    db.move("g8", "p-bo", "A")
-    db.move("g8", "p-cai", "A")
-    for pid, played in moves:
-        db.move("g8", pid, "P", [card(played)])
-    db.move("g8", holder, "P", [card(deck[0])])  # the trump card, now in the drawer's hand
+    game = phase_one_ending("cleared", other_leader=True)
+    game.moves.append((game.holder, "P", [game.deck[0]]))  # the trump card, now in hand
+    game.write(db, "g8")
     db.conn.commit()
     [one] = imported(db.path)
     assert one.record is not None
     said = verdict(one.record)
-    assert (said.status, said.applied, said.finished) == ("legal", len(moves) + 1, False)
+    assert (said.status, said.applied, said.finished) == (
+        "legal",
+        len(one.record["actions"]),
+        False,
+    )
 
 
 def test_a_tie_the_app_ends_phase_one_at_is_reported_by_the_rules(db: AppDb) -> None:
     """What a record cannot say (docs/importers.md): the app ends phase one at a tie when
     the deck is empty and any hand is, though the tied players hold cards; the rules
     (`all_hold`) have the tie played off, so the drawer's phase-two lead is out of turn."""
-    seats = ["p-anna", "p-bo", "p-cai"]
-    for seed in range(400):
-        deck = shuffled(seed)
-        moves, how, _winner, holder = app_phase_one(deck, seats)
-        if how == "tie":
-            break
-    else:
-        raise AssertionError("no deck of 400 ends phase one so")
-    db.game("g9", deck, seats)
-    db.move("g9", "p-anna", "S")
-    db.move("g9", "p-bo", "A")
-    db.move("g9", "p-cai", "A")
-    for pid, played in moves:
-        db.move("g9", pid, "P", [card(played)])
-    db.move("g9", holder, "P", [card(deck[0])])
+    game = phase_one_ending("tie")
+    game.moves.append((game.holder, "P", [game.deck[0]]))
+    game.write(db, "g9")
     db.conn.commit()
     [one] = imported(db.path)
     assert one.record is not None
     said = verdict(one.record)
-    assert said.status == "illegal" and said.violations[0].index == len(moves)
+    last = len(one.record["actions"]) - 1
+    assert (said.status, said.violations[0].index) == ("illegal", last)
+    # out of turn; or, the drawer being due in the tie, the trump card is not yet in hand
+    assert said.violations[0].rule in ("turn.order", "play.held")
