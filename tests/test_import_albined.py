@@ -170,6 +170,9 @@ class AppGame:
         self.holder = ""
         self.winner = ""
         self.loser = ""
+        self.fewest = 0
+        self.touching = False
+        self.gone = False
 
     def _draw(self, p: str, count: int) -> None:  # drawReplacements
         for _ in range(count):
@@ -253,6 +256,7 @@ class AppGame:
         for p in seats:
             hands[p] += self.piles[p]
         hands[self.holder].append(self.deck[0])
+        self.fewest = min(len(hands[p]) for p in seats)
         trump = self.deck[0] // 13
         done = {p for p in seats if not hands[p]}
         active = seats.index(self.holder)
@@ -283,7 +287,11 @@ class AppGame:
                     if p not in done:
                         continue
             else:
-                _, oldest = table.pop(0)
+                owner, oldest = table.pop(0)
+                if owner in done:
+                    self.gone = True  # trickParticipantCount drops: a record cannot say it
+                if table and table[0][1][0] == oldest[-1] + 1 and table[0][1][0] % 13:
+                    self.touching = True  # 'joined' would take the next play's card too
                 hands[p] += oldest
                 self.moves.append((p, "U", []))
             active = self._next(active, done)
@@ -331,11 +339,14 @@ class AppGame:
 
 
 def app_game(seats: list[str], want: set[str]) -> AppGame:
-    """The first seeded app game that ends phase one by a cleared trick, finishes, and has
-    moves of every type in ``want`` (and a run, with 'run')."""
-    for seed in range(300):
+    """The first seeded app game that ends phase one by a cleared trick, finishes with no
+    pick-up of a play by a player gone out (docs/importers.md: what a record cannot say),
+    and has
+    moves of every type in ``want`` (and a run, with 'run'; a phase-two hand of fewer than
+    five cards, with 'short'; a pick-up of a play the next play touches, with 'touching')."""
+    for seed in range(1000):
         game = AppGame(shuffled(seed), seats, seed)
-        if game.phase_one() != "cleared" or not game.phase_two():
+        if game.phase_one() != "cleared" or not game.phase_two() or game.gone:
             continue
         kinds = {kind for _, kind, _ in game.moves}
         if any(
@@ -343,9 +354,13 @@ def app_game(seats: list[str], want: set[str]) -> AppGame:
             for _, kind, c in game.moves
         ):
             kinds.add("run")
+        if game.touching:
+            kinds.add("touching")
+        if game.fewest < 5:
+            kinds.add("short")  # a hand Helmfrid's text would give low cards to
         if want <= kinds:
             return game
-    raise AssertionError(f"no seed of 300 plays a game with {sorted(want)}")
+    raise AssertionError(f"no seed of 1000 plays a game with {sorted(want)}")
 
 
 # --- the deal and a whole game ----------------------------------------------------------
@@ -381,23 +396,37 @@ def test_the_deal_is_the_apps(db: AppDb) -> None:
     assert record["options"] == albined_db.APP_OPTIONS
 
 
-def test_a_finished_game_of_the_app_is_legal_and_its_loser_the_apps(db: AppDb) -> None:
-    """A whole game as the app plays it (chances, sprinkles, ties, runs, pick-ups, the
-    trick clearings): the record is legal, finished, and its loser is the app's."""
-    game = app_game(["p-anna", "p-bo", "p-cai"], {"C", "R", "U", "T", "run"})
-    game.write(db, "g1")
+def test_finished_games_of_the_app_are_legal_and_their_losers_the_apps(db: AppDb) -> None:
+    """Whole games as the app plays them (chances, sprinkles, ties, runs, pick-ups, the
+    trick clearings), two in one file: each record is legal, finished, and its loser is
+    the app's.  The first has a pick-up whose oldest play the next play touches (a joined
+    pick would take both), the second a phase-two hand of fewer than five cards (the text's
+    low cards would be due)."""
+    seats = ["p-anna", "p-bo", "p-cai"]
+    games = [
+        app_game(seats, {"C", "R", "U", "T", "run", "touching"}),
+        app_game(seats, {"short"}),
+    ]
+    for i, game in enumerate(games):
+        game.write(db, f"g{i}")
     db.conn.commit()
-    [done] = imported(db.path)
-    assert done.record is not None
-    said = verdict(done.record)
-    assert (said.status, said.finished, said.error) == ("legal", True, None)
-    assert said.loser == done.record["result"]["loser"] == PROFILES[game.loser].replace(" ", "_")
-    assert {a["act"] for a in done.record["actions"]} == {"play", "dare", "sluff", "pick"}
-    meta = done.record["meta"]
+    out = imported(db.path)
+    assert [i.name for i in out] == [f"{db.path}#g0", f"{db.path}#g1"]
+    for game, done in zip(games, out, strict=True):
+        assert done.record is not None
+        said = verdict(done.record)
+        assert (said.status, said.finished, said.error) == ("legal", True, None)
+        assert (
+            said.loser == done.record["result"]["loser"] == PROFILES[game.loser].replace(" ", "_")
+        )
+    first = out[0].record
+    assert first is not None
+    assert {a["act"] for a in first["actions"]} == {"play", "dare", "sluff", "pick"}
+    meta = first["meta"]
     assert meta["event"] == "Fredag"
     moves = meta["_source"]["moves"]
     assert [m["move_type"] for m in moves[:3]] == ["S", "A", "A"]
-    assert [m["seq"] for m in moves] == list(range(len(game.moves) + 3))  # every row kept
+    assert [m["seq"] for m in moves] == list(range(len(games[0].moves) + 3))  # every row kept
     assert all(("action" in m) == (m["move_type"] in "PUCR") for m in moves)
 
 
