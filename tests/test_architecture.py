@@ -26,7 +26,7 @@ LAYERS = [
     ["engine"],
     ["play"],
     ["service"],
-    ["bulk", "conformance"],
+    ["bulk", "conformance", "importers"],
     ["web"],
     ["render"],
     ["cli"],
