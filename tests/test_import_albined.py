@@ -419,6 +419,14 @@ def test_finished_games_of_the_app_are_legal_and_their_losers_the_apps(db: AppDb
         assert (
             said.loser == done.record["result"]["loser"] == PROFILES[game.loser].replace(" ", "_")
         )
+    games[0].write(db, "g2")  # the same game, the app's claim naming another loser
+    other = next(p for p in seats if p != games[0].loser)
+    db.conn.execute("UPDATE game_player_results SET profile_id = ? WHERE game_id = 'g2'", (other,))
+    db.conn.commit()
+    [claimed] = imported(db.path, game="g2")
+    assert claimed.record is not None
+    wrong = verdict(claimed.record)
+    assert (wrong.status, wrong.violations[0].rule) == ("illegal", "result.loser")
     first = out[0].record
     assert first is not None
     assert {a["act"] for a in first["actions"]} == {"play", "dare", "sluff", "pick"}
@@ -569,6 +577,17 @@ def test_a_declined_invitee_is_no_player_and_unknown_columns_are_kept(db: AppDb)
     assert verdict(one.record).status == "legal"
     [wrong] = imported(db.path, names=("Eva",))
     assert wrong.error == "games#g5: the game has 2 players; --names gives 1"
+
+
+def test_two_players_of_one_name_need_names(db: AppDb) -> None:
+    db.conn.execute("UPDATE profiles SET name = 'Anna' WHERE id = 'p-dag'")
+    db.game("g6", shuffled(8), ["p-anna", "p-dag"])
+    db.move("g6", "p-anna", "S")
+    db.move("g6", "p-dag", "A")
+    db.conn.commit()
+    assert imported(db.path)[0].error == "games#g6: two players are called Anna; give --names"
+    [named] = imported(db.path, names=("Anna", "Dag"))
+    assert named.record is not None and named.record["players"] == ["Anna", "Dag"]
 
 
 def test_a_file_that_is_not_the_apps_is_one_error(tmp_path: Path) -> None:
