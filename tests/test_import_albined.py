@@ -555,7 +555,9 @@ def test_a_player_who_leaves_ends_the_record_there(db: AppDb) -> None:
     [one] = imported(db.path)
     assert one.record is not None
     assert len(one.record["actions"]) == 1 and "result" not in one.record
-    assert one.record["meta"]["_source"]["left"] == {"seq": left, "player": "Cai"}
+    source = one.record["meta"]["_source"]
+    assert source["left"] == {"seq": left, "player": "Cai"}
+    assert [m["seq"] for m in source["moves"]] == list(range(left + 2))  # the rest kept too
     said = verdict(one.record)
     assert (said.status, said.finished) == ("legal", False)
 

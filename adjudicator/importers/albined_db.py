@@ -172,12 +172,15 @@ class Game:
         self.taken = min(len(self.removed), self.taken + count)
 
     def move(self, row: Mapping[str, Any]) -> bool:
-        """One ``game_moves`` row; False once the game goes where a record cannot follow."""
+        """One ``game_moves`` row, kept for ``meta._source``; False once the game has gone
+        where a record cannot follow (a player left), the row then only kept."""
         seq = row["seq"]
         at = f"{self.where} game_moves seq {seq}"
         kind = str(row["move_type"])
         kept = {k: plain(v) for k, v in row.items() if k != "game_id"}
         self.moves.append(kept)
+        if self.left is not None:
+            return False  # kept in meta._source, past what the record follows
         if kind not in MOVES or len(kind) != 1:
             said = _("move type {kind} is none of S, P, U, C, R, A, L, T")
             raise Broken(f"{at}: " + said.format(kind=repr(kind)))
@@ -207,7 +210,7 @@ class Game:
             return True
         if kind == "L":
             if self.started and seat.accepted:
-                self.left = {"seq": seq, "player": seat.name}
+                self.left = {"seq": seq, "player": seat.profile}
                 return False
             seat.declined = True  # a pending invitee declines, or a player leaves the lobby
             return True
@@ -216,7 +219,7 @@ class Game:
         if not seat.accepted:
             said = _("{name} moves before accepting the invitation")
             raise Broken(f"{at}: " + said.format(name=seat.name))
-        action: dict[str, Any] = {"player": seat.name}
+        action: dict[str, Any] = {"player": seat.profile}  # named in record()
         if kind == "P":
             action.update(act="play", cards=cards)
             self.draw(len(cards))
@@ -257,7 +260,7 @@ class Game:
             if name in names[:i]:
                 said = _("two players are called {name}; give --names")
                 raise Broken(f"{self.where}: " + said.format(name=name))
-        rename = {seat.name: name for seat, name in zip(players, names, strict=True)}
+        rename = {seat.profile: name for seat, name in zip(players, names, strict=True)}
         for action in self.actions:
             action["player"] = rename[action["player"]]
         deck = [seat.hand[i] for i in range(HAND) for seat in players] + self.removed
@@ -272,9 +275,9 @@ class Game:
         }
         loser = [r for r in results if r.get("is_skitgubbe") in (1, "1", True)]
         if self.left is None and len(loser) == 1:
-            seat = self.by_id.get(str(loser[0].get("profile_id")))
-            if seat is not None and seat.name in rename:
-                record["result"] = {"loser": rename[seat.name]}
+            claimed = rename.get(str(loser[0].get("profile_id")))
+            if claimed is not None:
+                record["result"] = {"loser": claimed}
         source: dict[str, Any] = {
             "format": NAME,
             "game": {k: plain(self.row[k]) for k in columns if k != "initial_deck"},
@@ -284,7 +287,7 @@ class Game:
         if results:
             source["results"] = results
         if self.left is not None:
-            source["left"] = self.left
+            source["left"] = {**self.left, "player": rename[self.left["player"]]}
         meta: dict[str, Any] = {}
         if self.row.get("name"):
             meta["event"] = self.row["name"]
@@ -392,8 +395,7 @@ def _game(
     game = Game(where, row, _seats(conn, game_id, joined, columns["game_players"]))
     game.removed = deck[::-1]
     for move in moves:
-        if not game.move(dict(move)):
-            break
+        game.move(dict(move))
     results: list[dict[str, Any]] = []
     if RESULTS in columns:
         results = [
