@@ -707,3 +707,40 @@ def test_a_tie_the_app_ends_phase_one_at_is_reported_by_the_rules(db: AppDb) -> 
     assert (said.status, said.violations[0].index) == ("illegal", last)
     # out of turn; or, the drawer being due in the tie, the trump card is not yet in hand
     assert said.violations[0].rule in ("turn.order", "play.held")
+
+
+def test_a_pick_up_of_a_gone_players_play_is_reported_by_the_rules(db: AppDb) -> None:
+    """What a record cannot say (docs/importers.md): once a pick-up took the play of a
+    player who went out, the app counts one play fewer to the trick than the rules, which
+    count the players in when it was led; the check names the first move that parts."""
+    seats = ["p-anna", "p-bo", "p-cai"]
+    for seed in range(300):
+        game = AppGame(shuffled(seed), seats, seed)
+        if game.phase_one() != "cleared" or not game.phase_two() or not game.gone:
+            continue
+        game.write(db, f"s{seed}")
+        db.conn.commit()
+        [one] = imported(db.path, game=f"s{seed}")
+        assert one.record is not None
+        said = verdict(one.record)
+        if said.status == "illegal":
+            break
+    else:
+        raise AssertionError("no seed of 300 parts from the rules so")
+    assert said.violations[0].rule == "turn.order"
+    assert one.record["actions"][said.violations[0].index - 1]["act"] == "play"
+
+
+def test_an_invitee_accepting_with_the_deck_nearly_gone_is_an_error(db: AppDb) -> None:
+    deck = shuffled(12)
+    db.game("g10", deck, ["p-anna", "p-bo", "p-cai"])
+    db.move("g10", "p-anna", "S")
+    db.move("g10", "p-bo", "A")
+    for i in range(15):  # a log made by hand: 45 cards drawn before Cai accepts
+        db.move("g10", "p-anna", "P", [card(deck[i]), card(deck[i + 15]), card(deck[i + 30])])
+    seq = db.move("g10", "p-cai", "A")
+    db.conn.commit()
+    assert imported(db.path)[0].error == (
+        f"games#g10 game_moves seq {seq}: Cai accepts with fewer than three cards left in the "
+        "deck; a record deals three cards to every player"
+    )
