@@ -576,6 +576,7 @@ def test_a_declined_invitee_is_no_player_and_unknown_columns_are_kept(db: AppDb)
     source = one.record["meta"]["_source"]
     assert source["game"]["theme"] == "forest" and source["game"]["status"] == "playing"
     assert [p["profile_id"] for p in source["players"]] == ["p-anna", "p-dag", "p-bo"]
+    assert source["players"][2]["profile_name"] == "Bo Ek"  # the name as the app has it
     assert verdict(one.record).status == "legal"
     [wrong] = imported(db.path, names=("Eva",))
     assert wrong.error == "games#g5: the game has 2 players; --names gives 1"

@@ -135,7 +135,7 @@ class Seat:
     def __init__(self, row: Mapping[str, Any], accepted: bool) -> None:
         self.profile = str(row["profile_id"])
         self.name = player_name(row["profile_name"], self.profile)
-        self.row = {k: plain(v) for k, v in row.items() if k not in ("game_id", "profile_name")}
+        self.row = {k: plain(v) for k, v in row.items() if k != "game_id"}
         self.accepted = accepted
         self.declined = False
         self.hand: list[str] = []
