@@ -308,15 +308,17 @@ def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:
 def test_check_from_an_unknown_format_is_one_line() -> None:
     result = run("check", "--from", "nope", str(LEGAL))
     assert result.exit_code == 2
-    assert result.stderr.startswith("no importer for the format 'nope' (installed: goat-events")
+    assert result.stderr.startswith(
+        "no importer for the format 'nope' (installed: albined-db, goat-events"
+    )
 
 
 def test_replay_and_legal_from_a_game_of_a_log() -> None:
-    replay = run("replay", "--from", "goat-events", f"{BATCH}#g-legal", "--step", "0")
+    replay = run("replay", "--from", "goat-events", f"{BATCH}#g-legal", "--step", "1")
     assert replay.exit_code == 0 and "u-anna" in replay.output
     several = run("replay", "--from", "goat-events", str(BATCH))
     assert several.exit_code == 2 and "holds 3 games: name one as" in several.output
-    legal = run("legal", "--from", "goat-events", "--names", "Anna,Bo,Cai", str(LEGAL), "--at", "0")
+    legal = run("legal", "--from", "goat-events", "--names", "Anna,Bo,Cai", str(LEGAL), "--at", "1")
     assert legal.exit_code == 0 and "Anna" in legal.output
     bad = run("replay", "--from", "goat-events", f"{BATCH}#g-badcard")
     assert bad.exit_code == 2 and "'ZZ' is not a card" in bad.output
@@ -340,7 +342,7 @@ def test_a_link_is_checked_without_from() -> None:
     result = run("check", link_text)
     assert result.exit_code == 0, result.output
     assert "legal" in result.output and "#record=" in result.output
-    assert run("replay", link_text, "--step", "0").exit_code == 0
+    assert run("replay", link_text, "--step", "1").exit_code == 0
     assert run("import", "link", link_text).stdout.strip().startswith('{"format"')
 
 

@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 BUILT_IN: tuple[str, ...] = (
+    "adjudicator.importers.albined_db",
     "adjudicator.importers.goat_events",
     "adjudicator.importers.link",
 )
