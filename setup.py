@@ -138,6 +138,13 @@ class _BuildPy(build_py):
         import shutil
         from pathlib import Path
 
+        if not self.distribution.ext_modules:
+            # a pure build: an earlier compiled build's modules left in build/ stay out
+            import importlib.machinery
+
+            for left in Path(self.build_lib).rglob("*"):
+                if left.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                    left.unlink()
         samples = Path(self.build_lib) / "adjudicator" / "sample_games"
         if samples.is_symlink() or samples.is_file():
             samples.unlink()

@@ -187,12 +187,18 @@ def test_the_pure_wheel_installs_into_a_fresh_venv_from_files_alone(tmp_path: Pa
     for tag in _run(["git", "-C", str(source), "tag", "--points-at", head]).split():
         _run(["git", "-C", str(source), "tag", "-d", tag])
     _run(["git", "-C", str(source), "tag", "v9.8.7"])
+    # an earlier compiled build's module, left in build/, stays out of a pure wheel
+    left = source / "build" / "lib" / "adjudicator" / "engine" / "state.cpython-311-x86_64.so"
+    left.parent.mkdir(parents=True)
+    left.write_bytes(b"")
     mine = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ADJUDICATOR_PURE")}
     pip = [sys.executable, "-m", "pip"]
     _run([*pip, "wheel", "-q", "--no-deps", "-w", str(dist), str(source)],
          {**mine, "ADJUDICATOR_PURE": "1"})  # fmt: skip
     (wheel,) = dist.glob("*.whl")
     assert wheel.name == "skitgubbe_adjudicator-9.8.7-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as opened:
+        assert not [n for n in opened.namelist() if n.endswith((".so", ".pyd"))]
     # its dependencies, as wheels (from the package index, or pip's cache of it)
     _run([*pip, "download", "-q", "--only-binary", ":all:", "-d", str(deps), str(wheel)], mine)
     venv = tmp_path / "venv"
