@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -132,18 +133,35 @@ def test_no_file_the_project_did_not_write_is_tracked() -> None:
     assert bad == []
 
 
+def _working_copy(into: Path) -> Path:
+    """The checkout's files as they are (tracked, and new ones git does not ignore), links
+    as links: a build writes its build/ and .egg-info there, never into the checkout."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout.decode()  # fmt: skip
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.exists() or source.is_symlink():  # not one deleted since
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name, follow_symlinks=False)
+    return into
+
+
 def test_a_wheel_carries_the_samples_the_licence_and_the_type_marker(tmp_path: Path) -> None:
     # Pure Python: what a wheel carries besides the compiled engine is the point here, and
     # the suite's own install has already compiled it (.ci/run checks that it did).
+    source = _working_copy(tmp_path / "source")
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(ROOT), "-w", str(tmp_path)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(source), "-w", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "ADJUDICATOR_PURE": "1"},
+        # the copy has no git history: the version is given (setuptools-scm)
+        env={**os.environ, "ADJUDICATOR_PURE": "1", "SETUPTOOLS_SCM_PRETEND_VERSION": "1.2.3"},
     )
     assert built.returncode == 0, built.stderr
-    (wheel,) = tmp_path.glob("skitgubbe_adjudicator-*.whl")
+    (wheel,) = tmp_path.glob("skitgubbe_adjudicator-1.2.3-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(Path(n).name for n in names if n.startswith("adjudicator/sample_games/"))
     assert shipped == samples.names()
