@@ -73,8 +73,15 @@ def _can_compile() -> bool:
     return True
 
 
+BUILDS = {"build", "build_ext", "bdist", "bdist_wheel", "install", "develop", "editable_wheel"}
+"""The setup commands that build the extension.  The others (sdist, egg_info, dist_info: an
+sdist, or the metadata pip asks for before the wheel) take no compile, nor mypyc's minute."""
+
+
 def _extensions() -> list[Any]:
     if os.environ.get("ADJUDICATOR_PURE") == "1":
+        return []
+    if not BUILDS & set(sys.argv[1:]):
         return []
     if not _can_compile():
         _warn("no C compiler that builds against this Python's headers")
@@ -112,18 +119,38 @@ class _BuildExt(build_ext):
 
 
 class _BuildPy(build_py):
-    """build_py that compiles the message catalogues (``.po`` -> ``.mo``) into the build.
+    """build_py that compiles the message catalogues (``.po`` -> ``.mo``) into the build,
+    and copies the sample games in.
 
     The compiler is adjudicator/i18n.py's own (the standard library only, loaded by path:
     the package's dependencies need not be installed to build it), the one that reads a
-    ``.po`` at run time where no ``.mo`` was built (an editable install, a checkout)."""
+    ``.po`` at run time where no ``.mo`` was built (an editable install, a checkout).
+
+    The samples lie in ``sample_games/``; ``adjudicator/sample_games`` is a symbolic link
+    there, which an sdist leaves out and a Windows checkout may hold as a one-line text
+    file: the build copies the folder itself, wherever it is built from."""
 
     def run(self) -> None:
         super().run()
         if self.dry_run:
             return
         import importlib.util
+        import shutil
         from pathlib import Path
+
+        if not self.distribution.ext_modules:
+            # a pure build: an earlier compiled build's modules left in build/ stay out
+            import importlib.machinery
+
+            for left in Path(self.build_lib).rglob("*"):
+                if left.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                    left.unlink()
+        samples = Path(self.build_lib) / "adjudicator" / "sample_games"
+        if samples.is_symlink() or samples.is_file():
+            samples.unlink()
+        samples.mkdir(parents=True, exist_ok=True)
+        for game in sorted(Path("sample_games").glob("*.json")):
+            shutil.copyfile(game, samples / game.name)
 
         spec = importlib.util.spec_from_file_location(
             "_adjudicator_i18n", os.path.join("adjudicator", "i18n.py")

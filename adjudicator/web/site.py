@@ -185,14 +185,16 @@ def icon(path: str) -> bytes:
 
 
 def service_worker(files: dict[str, bytes]) -> str:
-    """sw.js precaching ``files`` (paths relative to the page) under a cache named by their
-    content: a changed file is a new version, and the old cache is dropped."""
+    """sw.js precaching ``files`` (paths relative to the page) under a cache named by the
+    package's version and their content (``adjudicator-0.3.0-1a2b...``): a changed file is a
+    new cache, and the old one is dropped; the name says which release a phone holds."""
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
     template = (STATIC / "sw.js").read_text(encoding="utf-8")
     listed = json.dumps(["./", *sorted(files)])
-    return template.replace("__VERSION__", digest.hexdigest()[:16]).replace("__FILES__", listed)
+    named = f"{__version__}-{digest.hexdigest()[:16]}"
+    return template.replace("__VERSION__", named).replace("__FILES__", listed)
 
 
 def page_files(engine: str) -> dict[str, bytes]:
