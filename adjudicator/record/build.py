@@ -39,7 +39,7 @@ from adjudicator.limits import (
 )
 from adjudicator.record.confusables import skeleton
 from adjudicator.record.errors import RecordError, _message, _path, _validate, key, must_be, shown
-from adjudicator.record.notation import did_you_mean, not_a_player, read_marks, reader
+from adjudicator.record.notation import did_you_mean, not_a_player, read_notes, reader
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -145,6 +145,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
     except KeyError:
         raise RecordError("variant", _not_a_variant(variant)) from None
     base = preset.options_for(players) if 2 <= players <= 52 else preset.options
+    overrides = {name: v for name, v in overrides.items() if not str(name).startswith("_")}
     if not overrides:
         return base
     for name in overrides:  # the first unknown name, before pydantic lists every one
@@ -319,7 +320,7 @@ def _build(
     names: dict[str, int],
 ) -> Game:
     actions = reader(players, names).read(record.actions)
-    marks = read_marks(record.actions)
+    marks, comments = read_notes(record.actions)
     claimed: tuple[int, ...] | None = None
     several = False
     result = record.result
@@ -378,6 +379,7 @@ def _build(
         trump_hint=hint,
         claimed_losers=claimed,
         marks=marks,
+        comments=comments,
         claim_several=several,
         record=record if isinstance(record, Record) else None,
     )
