@@ -78,7 +78,7 @@ def ruling(
             refused = shown.violation is not None
             parts.append(
                 Panel(
-                    render.step(shown, viewer, label),
+                    render.step(shown, viewer, label, report.comments.get(index)),
                     title=_("the action in question"),
                     title_align="left",
                     border_style="bold red" if refused else "cyan",
