@@ -119,3 +119,12 @@ def test_the_api_answers_422_with_the_same_line() -> None:
         assert answer.status_code == 422
         with i18n.speaking(lang):
             assert answer.json()["error"] == error({**DISPUTE, "variant": "palace"})
+
+
+def test_a_session_of_vandtia_is_named_too() -> None:
+    from adjudicator.samples import text
+
+    session = json.loads(text("goat_session_3_games.json"))
+    assert error({**session, "variant": "Shithead"}).startswith("variant: 'Shithead' is Vändtia")
+    session["games"][0]["face_down"] = {}
+    assert error(session) == f"games[0].face_down: {LINE}"
