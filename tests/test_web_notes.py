@@ -112,3 +112,21 @@ def test_add_a_note_types_one_onto_the_action_shown(page: Page, base: str) -> No
     page.locator("#undo").click()
     expect(page.locator("#ruling .comment")).to_have_count(0)
     assert unlink(page.url)["actions"][1] == "Bo play 7D 8D 9D"
+
+
+def test_the_replay_html_page_shows_the_comment_as_text(page: Page, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli.commands import main
+
+    source = tmp_path / "noted.json"
+    source.write_text(json.dumps(noted_dispute()), encoding="utf-8")
+    target = tmp_path / "ruling.html"
+    assert CliRunner().invoke(main, ["replay", str(source), "--html", str(target)]).exit_code == 1
+    page.goto(target.as_uri())  # no server: the replay is in the file
+    page.wait_for_selector(".violation")
+    assert HOSTILE in page.locator("#ruling .comment").inner_text()
+    assert page.locator("#note-open").count() == 0  # a saved page adds no note
+    assert page.evaluate("document.querySelectorAll('img').length") == 0
+    problems = page.evaluate(LAYOUT)
+    assert problems == [], problems[:8]
