@@ -38,8 +38,9 @@ from adjudicator.limits import (
     too_big,
 )
 from adjudicator.record.confusables import skeleton
-from adjudicator.record.errors import RecordError, _message, _path, _validate, key, must_be, shown
+from adjudicator.record.errors import RecordError, _message, _path, key, must_be, shown
 from adjudicator.record.notation import did_you_mean, not_a_player, read_notes, reader
+from adjudicator.record.other_games import validated
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -72,7 +73,7 @@ def parse_record(data: Any) -> Record:
     """Validate the shape of a decoded JSON record."""
     if not isinstance(data, dict):
         raise _not_an_object(data)
-    record: Record = _validate(Record, data)
+    record: Record = validated(Record, data)
     return record
 
 
@@ -81,9 +82,9 @@ def parse_document(data: Any) -> Record | SessionRecord:
     if not isinstance(data, dict):
         raise _not_an_object(data)
     if data.get("format") == SESSION_FORMAT:
-        session: SessionRecord = _validate(SessionRecord, data)
+        session: SessionRecord = validated(SessionRecord, data)
         return session
-    record: Record = _validate(Record, data)
+    record: Record = validated(Record, data)
     return record
 
 

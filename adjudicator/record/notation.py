@@ -168,8 +168,11 @@ def read_comments(entries: Sequence[Any]) -> dict[int, str]:
     try:
         if COMMENT_OPEN not in "\n".join(entries):
             return {}  # all strings and none commented: the usual record, read at C speed
-    except TypeError:  # an action in object form: looked at one by one below
-        pass
+    except TypeError:  # some in object form (a deal): the strings at once, then the objects
+        texts = "\n".join([e for e in entries if e.__class__ is str])
+        objects = [e for e in entries if e.__class__ is not str]
+        if COMMENT_OPEN not in texts and all(getattr(e, "comment", None) is None for e in objects):
+            return {}
     out: dict[int, str] = {}
     for index, entry in enumerate(entries):
         if type(entry) is str:

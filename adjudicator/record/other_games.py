@@ -17,8 +17,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from pydantic import BaseModel
+
 from adjudicator.i18n import N_, _
-from adjudicator.record.errors import RecordError, key, shown
+from adjudicator.record.errors import RecordError, _validate, key, shown
 from adjudicator.rules.presets import PRESETS
 
 NAMED = N_(
@@ -100,6 +102,22 @@ def shape_at(data: Any) -> str | None:
                 if isinstance(inner, (dict, list)):
                     todo.append((f"{path}[{i}]", inner))
     return None
+
+
+def validated(model: type[BaseModel], data: Any) -> Any:
+    """``data`` validated as ``model`` (a record or a session), a record of Vändtia named as
+    such: by its variant before anything else, by its shape where the format refuses it."""
+    if isinstance(data, dict):
+        variant = data.get("variant")
+        if isinstance(variant, str) and variant not in PRESETS and is_vandtia(variant):
+            raise RecordError("variant", _(NAMED).format(variant=shown(variant)))
+    try:
+        return _validate(model, data)
+    except RecordError:
+        named = other_game(data)
+        if named is not None:
+            raise named from None
+        raise
 
 
 def other_game(data: Any) -> RecordError | None:

@@ -22,6 +22,7 @@ from pydantic import (
     PlainValidator,
     SerializerFunctionWrapHandler,
     Strict,
+    StringConstraints,
     Tag,
     TypeAdapter,
     ValidationError,
@@ -50,44 +51,31 @@ from adjudicator.record.notation import (
     read_cards,
     read_deck,
 )
-from adjudicator.record.other_games import other_game
 from adjudicator.rules.presets import PRESETS
 
 FORMAT = "skitgubbe-record/1"
 SESSION_FORMAT = "skitgubbe-session/1"
 
-NOT_A_FIELD = N_("is not a field of this place in the record format")
-
-
-def users(key_: Any) -> bool:
-    """Whether a key is the user's own: one beginning with ``_`` (as PHH's), kept by every
-    tool that writes records and never read."""
-    return isinstance(key_, str) and key_.startswith("_")
+USERS_KEY = "^_"
+"""The pattern of a key of the user's own: one beginning with ``_`` (as PHH's)."""
 
 
 def _users_keys_schema(schema: dict[str, Any]) -> None:
     """The JSON Schema of a part of a record: its fields, and any key beginning with
     ``_`` (the user's); nothing else."""
     schema["additionalProperties"] = False
-    schema["patternProperties"] = {"^_": {"description": "the user's own: kept, never read"}}
+    schema["patternProperties"] = {USERS_KEY: {"description": "the user's own: kept, never read"}}
 
 
 class Part(BaseModel):
     """A part of a record (the record itself, an action object, a start, a result...):
     its own fields, and keys beginning with ``_``, the user's, kept as they are (pydantic's
-    extras, so that every dump writes them) and never read.  Any other key is invalid."""
+    extras, so that every dump writes them) and never read.  Any other key is invalid:
+    pydantic checks every extra key against :data:`USERS_KEY` (in Rust, as it checks the
+    fields), and the record layer says ``is not a field of this place``."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_users_keys_schema)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _only_users_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            fields = cls.model_fields
-            for name in data:
-                if name not in fields and not users(name):
-                    raise RecordError(key("", name), _(NOT_A_FIELD))
-        return data
+    __pydantic_extra__: dict[Annotated[str, StringConstraints(pattern=USERS_KEY)], Any]
 
     @model_serializer(mode="wrap")
     def _with_users_keys(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -459,33 +447,10 @@ class Result(Part):
     )
 
 
-def _other_game(data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """A record of Vändtia, the other "Skitgubbe", named as such: by its variant before
-    anything else, by its shape (face-down cards...) where the format refuses it anyway."""
-    if isinstance(data, dict):
-        variant = data.get("variant")
-        if isinstance(variant, str) and variant not in PRESETS:
-            named = other_game({"variant": variant})
-            if named is not None:
-                raise named
-    try:
-        return handler(data)
-    except (ValidationError, RecordError):
-        named = other_game(data)
-        if named is not None:
-            raise named from None
-        raise
-
-
 class Record(Part):
     """A game record, format ``skitgubbe-record/1``."""
 
     model_config = ConfigDict(title="Skitgubbe game record")
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _named(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        return _other_game(data, handler)
 
     format: Literal["skitgubbe-record/1"]
     variant: str = Field(description="a preset name: " + ", ".join(PRESETS))
@@ -542,11 +507,6 @@ class SessionRecord(Part):
     """Several games in a row, format ``skitgubbe-session/1``."""
 
     model_config = ConfigDict(title="Skitgubbe session")
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _named(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        return _other_game(data, handler)
 
     format: Literal["skitgubbe-session/1"]
     variant: str
