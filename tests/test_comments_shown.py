@@ -98,3 +98,22 @@ def test_the_pages_replay_carries_comments_only_in_everyones_view() -> None:
     assert everyone["check"]["violations"][0]["comment"] == "Bo objects"
     anna = calls.replay(text, viewer="Anna")  # one player's view: no free text of any hand
     assert "Bo objects" not in json.dumps(anna)
+
+
+def test_check_prints_the_comment_under_the_violation() -> None:
+    lines = run("check", "-", record=noted(MARKUP)).output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("✗ illegal action 2"))
+    assert "  Note: " + MARKUP in lines[at:]
+
+
+def test_replay_as_one_player_shows_no_comment(tmp_path: Path) -> None:
+    result = run("replay", "--as", "Anna", "-", record=noted(MARKUP))
+    assert result.exit_code == 1 and "objects" not in result.output
+    target = tmp_path / "anna.svg"
+    source = tmp_path / "noted.json"
+    source.write_text(json.dumps(noted(MARKUP)), encoding="utf-8")
+    CliRunner().invoke(main, ["replay", "--as", "Anna", "--svg", str(target), str(source)])
+    assert "objects" not in target.read_text(encoding="utf-8")
+    everyone = tmp_path / "all.svg"
+    CliRunner().invoke(main, ["replay", "--svg", str(everyone), str(source)])
+    assert "objects" in everyone.read_text(encoding="utf-8")

@@ -540,15 +540,23 @@ def undetermined(v: Violation) -> Text:
 
 
 def verdict(
-    file: str, report: AnyReport, viewer: str | None = None, source: Source | None = None
+    file: str,
+    report: AnyReport,
+    viewer: str | None = None,
+    source: Source | None = None,
+    notes: bool = True,
 ) -> RenderableType:
     """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
-    ``source`` the record as named on the command line (default ``file``), for hints."""
+    ``source`` the record as named on the command line (default ``file``), for hints;
+    ``notes``: the comment beside each violation's action (never in one player's view)."""
     if isinstance(report, SessionReport):
         return session_verdict(file, report)
     source = file if source is None else source
     parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v, viewer=viewer, source=source) for v in report.violations)
+    for v in report.violations:
+        parts.append(violation(v, viewer=viewer, source=source))
+        if v.comment is not None and viewer is None and notes:  # no free text for one player
+            parts.append(comment_line(v.comment))
     parts.extend(undetermined(v) for v in report.undetermined)
     return Group(*parts)
 
@@ -619,12 +627,13 @@ def replay_parts(
     record does, a line says so first.
     """
     parts: list[RenderableType] = []
+    comments = report.comments if viewer is None else {}  # one player's view: no free text
     last = report.steps[-1].index if report.steps else None
     first_bad = next((v.index for v in report.violations if v.index is not None), None)
     if at is not None:
         shown = [s for s in report.steps if s.index == at]
         if shown:
-            parts.append(step(shown[0], viewer, source, report.comments.get(at)))
+            parts.append(step(shown[0], viewer, source, comments.get(at)))
         else:
             parts.append(
                 Text(
@@ -634,7 +643,7 @@ def replay_parts(
                 )
             )
             parts.append(
-                step(report.steps[-1], viewer, source, report.comments.get(report.steps[-1].index))
+                step(report.steps[-1], viewer, source, comments.get(report.steps[-1].index))
                 if report.steps
                 else start(report, viewer)
             )
@@ -644,7 +653,7 @@ def replay_parts(
         for s in report.steps:
             if to is not None and s.index > to:
                 break
-            parts.extend(("", step(s, viewer, source, report.comments.get(s.index))))
+            parts.extend(("", step(s, viewer, source, comments.get(s.index))))
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:
