@@ -72,7 +72,8 @@ class Part(BaseModel):
     its own fields, and keys beginning with ``_``, the user's, kept as they are (pydantic's
     extras, so that every dump writes them) and never read.  Any other key is invalid:
     pydantic checks every extra key against :data:`USERS_KEY` (in Rust, as it checks the
-    fields), and the record layer says ``is not a field of this place``."""
+    fields; pydantic 2.11 and later), and the record layer says ``is not a field of this
+    place``."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_users_keys_schema)
     __pydantic_extra__: dict[Annotated[str, StringConstraints(pattern=USERS_KEY)], Any]
