@@ -61,6 +61,8 @@ class Game:
     record: Record | None = field(default=None, repr=False, compare=False)
     marks: dict[int, str] = field(default_factory=dict)
     """What the table did about an action, by index: 'taken back' or 'stands'."""
+    comments: dict[int, str] = field(default_factory=dict)
+    """The note a person wrote beside an action, by index: shown, never read by the rules."""
 
 
 @dataclass(frozen=True)

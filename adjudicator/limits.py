@@ -22,6 +22,11 @@ MAX_RECORD_SIZE = 64 * 1024 * 1024
 
 SIZE_FLAG = "--max-record-size"
 
+COMMENT_MAX = 1000
+"""Characters a comment beside an action may hold: a few sentences.  A record's other
+texts are short too (a name is 40 characters, a message 300); without a limit a record
+of megabyte notes would make megabyte pages of every replay and export."""
+
 
 class InputError(OSError):
     """A file that is not read: not a regular file, or larger than the limit."""

@@ -127,6 +127,7 @@ OWN_DOCS = [
     "docs/sources.md",
     "docs/record-format.md",
     "docs/limits.md",
+    "docs/other-games.md",
 ]
 # Spelled with character classes so that this file does not name those places itself.
 OUTSIDE = re.compile(r"\.\./s[h]ared|s[h]ared/|rule-[s]ources|(?<![\d,.])\b00[0-4]\b(?![_,\d])")

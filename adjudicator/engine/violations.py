@@ -25,6 +25,7 @@ class Violation:
         "_words",
         "action",
         "alternatives",
+        "comment",
         "game",
         "index",
         "invalid",
@@ -72,6 +73,9 @@ class Violation:
         stopped there)."""
         self.unplayable: str | None = None
         """Why an action the table let stand could not be carried out (the replay stopped)."""
+        self.comment: str | None = None
+        """The note a person wrote beside the action in the record (filled in by the
+        adjudicator, as ``index``): carried with the violation, never read by a rule."""
         self.to_act: str | None = None
         """Whose the ``alternatives`` are when they are not the actor's: the actor had no
         legal action there (an illegal sluff) and another player is to act."""
@@ -105,6 +109,7 @@ class Violation:
         out.with_unseen = 0
         out.table = None
         out.unplayable = None
+        out.comment = None
         out.to_act = None
         return out
 

@@ -34,6 +34,8 @@ class Report:
     """The game's course depended on cards nobody knows and was not followed to its end."""
     notes: list[Violation] = field(default_factory=list)
     """Legal actions the table took back anyway ("taken back, though legal")."""
+    comments: dict[int, str] = field(default_factory=dict)
+    """The record's comments by action index (:attr:`Game.comments`): shown, never judged."""
 
     @property
     def status(self) -> str:
@@ -85,6 +87,7 @@ def adjudicate(
         finished=False,
         loser=None,
         start=state.view() if steps else None,
+        comments=game.comments,
     )
     actions = game.actions if stop is None else game.actions[: stop + 1]
     done = replay(table, actions, steps=steps, marks=game.marks, go_on=go_on)
@@ -99,6 +102,9 @@ def adjudicate(
         and engine.ends_when_window_closes(state)
     ):
         _close_by_silence(state, report, steps)
+    if game.comments:  # each violation carries the note written beside its action
+        for v in (*report.violations, *report.notes):
+            v.comment = game.comments.get(v.index) if v.index is not None else None
     report.applied = done.applied
     report.finished = state.finished
     report.losers = [names[p] for p in state.losers] if state.finished else []

@@ -38,8 +38,9 @@ from adjudicator.limits import (
     too_big,
 )
 from adjudicator.record.confusables import skeleton
-from adjudicator.record.errors import RecordError, _message, _path, _validate, key, must_be, shown
-from adjudicator.record.notation import did_you_mean, not_a_player, read_marks, reader
+from adjudicator.record.errors import RecordError, _message, _path, key, must_be, shown
+from adjudicator.record.notation import did_you_mean, not_a_player, read_notes, reader
+from adjudicator.record.other_games import validated
 from adjudicator.record.schema import (
     SESSION_FORMAT,
     Record,
@@ -72,7 +73,7 @@ def parse_record(data: Any) -> Record:
     """Validate the shape of a decoded JSON record."""
     if not isinstance(data, dict):
         raise _not_an_object(data)
-    record: Record = _validate(Record, data)
+    record: Record = validated(Record, data)
     return record
 
 
@@ -81,9 +82,9 @@ def parse_document(data: Any) -> Record | SessionRecord:
     if not isinstance(data, dict):
         raise _not_an_object(data)
     if data.get("format") == SESSION_FORMAT:
-        session: SessionRecord = _validate(SessionRecord, data)
+        session: SessionRecord = validated(SessionRecord, data)
         return session
-    record: Record = _validate(Record, data)
+    record: Record = validated(Record, data)
     return record
 
 
@@ -145,6 +146,7 @@ def _options(variant: str, overrides: dict[str, Any], players: int) -> RuleOptio
     except KeyError:
         raise RecordError("variant", _not_a_variant(variant)) from None
     base = preset.options_for(players) if 2 <= players <= 52 else preset.options
+    overrides = {name: v for name, v in overrides.items() if not str(name).startswith("_")}
     if not overrides:
         return base
     for name in overrides:  # the first unknown name, before pydantic lists every one
@@ -319,7 +321,7 @@ def _build(
     names: dict[str, int],
 ) -> Game:
     actions = reader(players, names).read(record.actions)
-    marks = read_marks(record.actions)
+    marks, comments = read_notes(record.actions)
     claimed: tuple[int, ...] | None = None
     several = False
     result = record.result
@@ -378,6 +380,7 @@ def _build(
         trump_hint=hint,
         claimed_losers=claimed,
         marks=marks,
+        comments=comments,
         claim_several=several,
         record=record if isinstance(record, Record) else None,
     )

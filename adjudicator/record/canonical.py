@@ -1,8 +1,10 @@
 """The canonical form of a record, and the JSON Schemas exported from the models.
 
 The canonical form writes every card as its code (``TH``) and every action
-through the notation: a string, except a deal written as an object, which
-stays an object.
+through the notation: a string, except a deal written as an object, and an
+object holding keys of the user's own (``_...``), which stay objects.  What the
+table did about an action (its mark), its comment and every key of the user's
+are kept where they stand.
 """
 
 from __future__ import annotations
@@ -10,8 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.cards import card_code
-from adjudicator.record.notation import read_object, read_text
-from adjudicator.record.schema import Record, SessionRecord
+from adjudicator.record.notation import (
+    commented,
+    marked,
+    read_object,
+    read_text,
+    split_comment,
+    split_mark,
+)
+from adjudicator.record.schema import ActionObject, Record, SessionRecord
+
+
+def _canonical_object(entry: ActionObject, action: Any, players: list[str]) -> dict[str, Any]:
+    """An action kept as an object: a deal, or one holding keys of the user's."""
+    out: dict[str, Any] = {"player": players[action.player], "act": action.act}
+    if action.act == "deal":
+        out["to"] = {players[p]: [card_code(c) for c in cards] for p, cards in action.to}
+    else:
+        out["cards"] = [card_code(c) for c in action.cards]
+    if entry.table is not None:
+        out["table"] = entry.table
+    if entry.comment is not None:
+        out["comment"] = entry.comment
+    out.update(entry.model_extra or {})
+    return out
 
 
 def _canonical_actions(record: Record) -> list[Any]:
@@ -21,13 +45,17 @@ def _canonical_actions(record: Record) -> list[Any]:
     for index, entry in enumerate(record.actions):
         path = f"actions[{index}]"
         if isinstance(entry, str):
-            out.append(read_text(entry, names, path).text(players))
+            body, comment = split_comment(entry, path)
+            mark = split_mark(body, path)[1]
+            text = read_text(body, names, path).text(players)
+            out.append(commented(marked(text, mark), comment))
             continue
         action = read_object(entry, names, path)
-        if action.act == "deal":
-            out.append(action.record_form(players))
+        if action.act == "deal" or entry.model_extra:
+            out.append(_canonical_object(entry, action, players))
         else:
-            out.append(action.text(players))
+            text = marked(action.text(players), entry.table)
+            out.append(commented(text, entry.comment))
     return out
 
 
@@ -42,6 +70,7 @@ def canonical(record: Record) -> dict[str, Any]:
             out["actions"] = _canonical_actions(record)
         elif name in data:
             out[name] = data[name]
+    out.update({name: data[name] for name in record.model_extra or {}})  # the user's own keys
     return out
 
 

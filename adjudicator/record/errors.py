@@ -133,7 +133,9 @@ def _message(err: Mapping[str, Any]) -> str:
     given = err.get("input")
     if kind == "missing":
         return _("is required")
-    if kind == "extra_forbidden":
+    if kind == "extra_forbidden" or (
+        kind == "string_pattern_mismatch" and (err.get("ctx") or {}).get("pattern") == "^_"
+    ):  # a key the format has not, and no key of the user's (schema.USERS_KEY)
         return _("is not a field of this place in the record format")
     if kind == "literal_error" and err["loc"][-1:] == ("phase",):
         return _("must be 1 or 2 (phase one or phase two), not {given}").format(given=shown(given))

@@ -6,9 +6,13 @@ may be unknown).  An action is an object or one string::
     <player> <act> [card ...]                    Anna play 7H
     <player> deal [<receiver>:<card>,... ...]    Cai deal Anna:2H,5C Bo:3D
     <action> -- taken back | -- stands            Bo play 7H -- taken back
+    <action> {<comment>}                          Cai play 8C 9C {Bo objects}
 
-The last line is what the table did about an irregular action (the object
-form's ``"table"``): :func:`split_mark` reads it, :func:`marked` writes it.
+The mark is what the table did about an irregular action (the object form's
+``"table"``): :func:`split_mark` reads it, :func:`marked` writes it.  A comment
+is a note a person wrote beside the action (the object form's ``"comment"``),
+in braces as PGN writes them, last: :func:`split_comment` reads it,
+:func:`commented` writes it.  It is kept and shown, never read by the rules.
 
 :meth:`Action.text <adjudicator.actions.Action.text>` writes that string and
 :func:`parse_action` reads it back (:func:`format_action` is the same writer
@@ -19,12 +23,14 @@ player names to seats; every error is a :class:`RecordError` naming the place.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.actions import ACTS, CARD_SEP, RECEIVER_SEP, Action
 from adjudicator.cards import PARSE, UNKNOWN, UNKNOWN_TEXT, Card
 from adjudicator.i18n import N_, _
+from adjudicator.limits import COMMENT_MAX
 from adjudicator.record.errors import RecordError, key, shown
 
 CARDS: dict[str, Card] = {**PARSE, UNKNOWN_TEXT: UNKNOWN}
@@ -61,6 +67,122 @@ def split_mark(text: str, path: str = "") -> tuple[str, str | None]:
 def marked(text: str, mark: str | None) -> str:
     """The string form of an action with what the table did (if anything)."""
     return text if mark is None else f"{text}{MARK_SEP}{mark}"
+
+
+# --- comments -----------------------------------------------------------------------
+
+COMMENT_OPEN = " {"
+"""Where a comment begins in the string form: a space, then a brace (a card never
+begins with one, and the player's name comes first)."""
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidi embeddings, overrides and isolates: they reorder the text after them, so a note
+could make the action beside it read otherwise."""
+
+
+def _too_long() -> str:
+    return _("is longer than {most} characters: a comment is a short note").format(most=COMMENT_MAX)
+
+
+def checked_comment(text: str) -> str:
+    """A comment as a record may hold it: at most :data:`COMMENT_MAX` characters, line
+    breaks and tabs allowed, no other control character, lone surrogate or bidi control
+    (they would act on a terminal, or move the text around it); RecordError otherwise."""
+    if len(text) > COMMENT_MAX:
+        raise RecordError("", _too_long())
+    if text.isprintable():
+        return text
+    for ch in text:
+        if ch in "\n\t" or (ch.isprintable() and ch not in _BIDI):
+            continue
+        if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI:
+            continue  # a format character that moves nothing (a zero-width joiner)
+        raise RecordError(
+            "",
+            _(
+                "a comment may not hold U+{code} (control characters, lone surrogates and "
+                "bidi controls act on a terminal or reorder the text around them)"
+            ).format(code=f"{ord(ch):04X}"),
+        )
+    return text
+
+
+def split_comment(text: str, path: str = "") -> tuple[str, str | None]:
+    """An action's string form without its comment, and the comment (None: none).
+
+    The comment runs from the first ``" {"`` to the first ``}`` not written ``\\}``;
+    ``\\\\`` is a backslash.  Nothing but spaces may follow it.
+    """
+    start = text.find(COMMENT_OPEN)
+    if start < 0:
+        return text, None
+    where = f"{path}.comment" if path else "comment"
+    body = text[start + len(COMMENT_OPEN) :]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and body[i + 1 : i + 2] in ("\\", "}"):
+            out.append(body[i + 1])
+            i += 2
+            continue
+        if ch == "}":
+            break
+        out.append(ch)
+        i += 1
+        if len(out) > COMMENT_MAX:  # a megabyte "comment" is not gone through
+            raise RecordError(where, _too_long())
+    else:
+        raise RecordError(
+            where,
+            _(
+                "is not closed: a comment ends with {close} (inside it, {close} is written {kept})"
+            ).format(close="'}'", kept="'\\}'"),
+        )
+    after = body[i + 1 :]
+    if after.strip():
+        raise RecordError(
+            where,
+            _("{text} follows it: a comment comes last, after the action").format(
+                text=shown(after.strip())
+            ),
+        )
+    try:
+        comment = checked_comment("".join(out))
+    except RecordError as exc:
+        raise RecordError(where, exc.message) from None
+    return text[:start], comment
+
+
+def commented(text: str, comment: str | None) -> str:
+    """The string form of an action with its comment (if any), escaped for
+    :func:`split_comment`."""
+    if comment is None:
+        return text
+    escaped = comment.replace("\\", "\\\\").replace("}", "\\}")
+    return f"{text}{COMMENT_OPEN}{escaped}}}"
+
+
+def read_comments(entries: Sequence[Any]) -> dict[int, str]:
+    """The comment of each action of a record that has one, by index."""
+    try:
+        if COMMENT_OPEN not in "\n".join(entries):
+            return {}  # all strings and none commented: the usual record, read at C speed
+    except TypeError:  # some in object form (a deal): the strings at once, then the objects
+        texts = "\n".join([e for e in entries if e.__class__ is str])
+        objects = [e for e in entries if e.__class__ is not str]
+        if COMMENT_OPEN not in texts and all(getattr(e, "comment", None) is None for e in objects):
+            return {}
+    out: dict[int, str] = {}
+    for index, entry in enumerate(entries):
+        if type(entry) is str:
+            if COMMENT_OPEN in entry:
+                comment = split_comment(entry, f"actions[{index}]")[1]
+                if comment is not None:
+                    out[index] = comment
+        elif getattr(entry, "comment", None) is not None:
+            out[index] = entry.comment
+    return out
 
 
 # --- cards --------------------------------------------------------------------------
@@ -187,7 +309,9 @@ def _deal_to(words: Sequence[str], names: Mapping[str, int], path: str) -> tuple
 
 def read_text(text: str, names: Mapping[str, int], path: str = "") -> Action:
     """One action in the string form, its player resolved by ``names`` (a mark, if any,
-    is read by :func:`split_mark`)."""
+    is read by :func:`split_mark`, a comment by :func:`split_comment`)."""
+    if COMMENT_OPEN in text:
+        text = split_comment(text, path)[0]
     if MARK_SEP in text:
         text = split_mark(text, path)[0]
     words = text.split()
@@ -230,12 +354,19 @@ def read_marks(entries: Sequence[Any]) -> dict[int, str]:
     for index, entry in enumerate(entries):
         if type(entry) is str:
             if MARK_SEP in entry:
-                mark = split_mark(entry, f"actions[{index}]")[1]
+                body = split_comment(entry, f"actions[{index}]")[0]
+                mark = split_mark(body, f"actions[{index}]")[1]
                 if mark is not None:
                     out[index] = mark
         elif getattr(entry, "table", None) is not None:
             out[index] = entry.table
     return out
+
+
+def read_notes(entries: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:
+    """What the table did about each action (:func:`read_marks`) and what a person wrote
+    beside it (:func:`read_comments`), by index."""
+    return read_marks(entries), read_comments(entries)
 
 
 def parse_action(text: str, players: Sequence[str]) -> Action:

@@ -20,12 +20,15 @@ from pydantic import (
     Discriminator,
     Field,
     PlainValidator,
+    SerializerFunctionWrapHandler,
     Strict,
+    StringConstraints,
     Tag,
     TypeAdapter,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_serializer,
     model_validator,
 )
 
@@ -40,11 +43,48 @@ from adjudicator.record.errors import (
     key,
     shown,
 )
-from adjudicator.record.notation import NO_UNKNOWN, not_a_card, not_a_slot, read_cards, read_deck
+from adjudicator.record.notation import (
+    NO_UNKNOWN,
+    checked_comment,
+    not_a_card,
+    not_a_slot,
+    read_cards,
+    read_deck,
+)
 from adjudicator.rules.presets import PRESETS
 
 FORMAT = "skitgubbe-record/1"
 SESSION_FORMAT = "skitgubbe-session/1"
+
+USERS_KEY = "^_"
+"""The pattern of a key of the user's own: one beginning with ``_`` (as PHH's)."""
+
+
+def _users_keys_schema(schema: dict[str, Any]) -> None:
+    """The JSON Schema of a part of a record: its fields, and any key beginning with
+    ``_`` (the user's); nothing else."""
+    schema["additionalProperties"] = False
+    schema["patternProperties"] = {USERS_KEY: {"description": "the user's own: kept, never read"}}
+
+
+class Part(BaseModel):
+    """A part of a record (the record itself, an action object, a start, a result...):
+    its own fields, and keys beginning with ``_``, the user's, kept as they are (pydantic's
+    extras, so that every dump writes them) and never read.  Any other key is invalid:
+    pydantic checks every extra key against :data:`USERS_KEY` (in Rust, as it checks the
+    fields; pydantic 2.11 and later), and the record layer says ``is not a field of this
+    place``."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra=_users_keys_schema)
+    __pydantic_extra__: dict[Annotated[str, StringConstraints(pattern=USERS_KEY)], Any]
+
+    @model_serializer(mode="wrap")
+    def _with_users_keys(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The user's keys as they were, also a ``null`` that ``exclude_none`` would drop."""
+        out: dict[str, Any] = handler(self)
+        if self.__pydantic_extra__:
+            out.update(self.__pydantic_extra__)
+        return out
 
 
 def _cards_list(value: Any) -> Any:
@@ -231,10 +271,19 @@ PlayerName = Annotated[
 ]
 
 
-class ActionObject(BaseModel):
-    """An action in object form."""
+Comment = Annotated[
+    str,
+    AfterValidator(checked_comment),
+    Field(
+        description="a note a person wrote beside the action: kept and shown, never read by "
+        "the rules (at most 1000 characters; line breaks and tabs, no other control character)",
+        examples=["Bo objects"],
+    ),
+]
 
-    model_config = ConfigDict(extra="forbid")
+
+class ActionObject(Part):
+    """An action in object form."""
 
     player: str
     act: str = Field(description="play, dare, sluff, pick, deal, take, exchange or set_aside")
@@ -248,6 +297,7 @@ class ActionObject(BaseModel):
         description="what the table did about the action: withdrew it ('taken back') or let "
         "it stand ('stands')",
     )
+    comment: Comment | None = None
 
     @model_validator(mode="after")
     def _cards_named(self) -> ActionObject:
@@ -267,8 +317,14 @@ ActionText = Annotated[
     Field(
         description="'<player> <act> [card ...]', or for a deal "
         "'<player> deal <receiver>:<card>,<card> ...'; ' -- taken back' or ' -- stands' after "
-        "it says what the table did about it",
-        examples=["Anna play 7H", "Cai deal Anna:2H,5C Bo:3D", "Bo play 7H -- taken back"],
+        "it says what the table did about it; a comment comes last, in braces ('\\}' for a "
+        "'}' inside it)",
+        examples=[
+            "Anna play 7H",
+            "Cai deal Anna:2H,5C Bo:3D",
+            "Bo play 7H -- taken back",
+            "Cai play 8C 9C {Bo objects}",
+        ],
     ),
 ]
 
@@ -326,10 +382,10 @@ NOT_AN_ACTION = N_("an action is a string ('Anna play 7H') or an object")
 Actions = Annotated[list[Annotated[ActionText, Strict()] | ActionObject], WrapValidator(_actions)]
 
 
-class StartPhaseTwo(BaseModel):
+class StartPhaseTwo(Part):
     """A position in phase two to start from instead of a deal."""
 
-    model_config = ConfigDict(extra="forbid", title="StartPhaseTwo")
+    model_config = ConfigDict(title="StartPhaseTwo")
 
     phase: Literal[2]
     trump: str = Field(description="the trump suit: S, H, D, C or a suit symbol")
@@ -340,10 +396,10 @@ class StartPhaseTwo(BaseModel):
     )
 
 
-class StartPhaseOne(BaseModel):
+class StartPhaseOne(Part):
     """A position in phase one, at the start of a trick."""
 
-    model_config = ConfigDict(extra="forbid", title="StartPhaseOne")
+    model_config = ConfigDict(title="StartPhaseOne")
 
     phase: Literal[1]
     leader: str = Field(description="who leads the trick about to begin")
@@ -383,10 +439,8 @@ StartPosition = Annotated[
 ]
 
 
-class Result(BaseModel):
+class Result(Part):
     """What the table claims happened."""
-
-    model_config = ConfigDict(extra="forbid")
 
     loser: str | None = None
     losers: Annotated[list[str], _each(str)] | None = Field(
@@ -394,10 +448,10 @@ class Result(BaseModel):
     )
 
 
-class Record(BaseModel):
+class Record(Part):
     """A game record, format ``skitgubbe-record/1``."""
 
-    model_config = ConfigDict(extra="forbid", title="Skitgubbe game record")
+    model_config = ConfigDict(title="Skitgubbe game record")
 
     format: Literal["skitgubbe-record/1"]
     variant: str = Field(description="a preset name: " + ", ".join(PRESETS))
@@ -421,10 +475,8 @@ class Record(BaseModel):
     meta: dict[str, Any] | None = None
 
 
-class SessionGame(BaseModel):
+class SessionGame(Part):
     """One game of a session: a record without format, variant, options and players."""
-
-    model_config = ConfigDict(extra="forbid")
 
     dealer: str | None = None
     first_leader: str | None = None
@@ -436,10 +488,8 @@ class SessionGame(BaseModel):
     meta: dict[str, Any] | None = None
 
 
-class Scoring(BaseModel):
+class Scoring(Part):
     """Points per game: by the order of going out, for the loser, for everyone else."""
-
-    model_config = ConfigDict(extra="forbid")
 
     places: list[int] = Field(
         default_factory=list, description="points of the first, second, ... player to go out"
@@ -448,18 +498,16 @@ class Scoring(BaseModel):
     others: int = 0
 
 
-class SessionResult(BaseModel):
+class SessionResult(Part):
     """What the table claims about the whole session."""
-
-    model_config = ConfigDict(extra="forbid")
 
     scores: dict[str, int]
 
 
-class SessionRecord(BaseModel):
+class SessionRecord(Part):
     """Several games in a row, format ``skitgubbe-session/1``."""
 
-    model_config = ConfigDict(extra="forbid", title="Skitgubbe session")
+    model_config = ConfigDict(title="Skitgubbe session")
 
     format: Literal["skitgubbe-session/1"]
     variant: str

@@ -74,17 +74,18 @@ def ruling(
         else:
             parts.append(render.start(report, viewer))
         shown = steps.get(index)
+        note = report.comments.get(index) if viewer is None else None  # none for one player
         if shown is not None:
             refused = shown.violation is not None
             parts.append(
                 Panel(
-                    render.step(shown, viewer, label),
+                    render.step(shown, viewer, label, note),
                     title=_("the action in question"),
                     title_align="left",
                     border_style="bold red" if refused else "cyan",
                 )
             )
-    parts.append(render.verdict(label, report))
+    parts.append(render.verdict(label, report, notes=viewer is None))
     return parts
 
 

@@ -409,26 +409,39 @@ def alternatives(forms: list[listing.Form], what: str = "", label: str = "legal"
     return out
 
 
-def step(s: Step, viewer: str | None = None, source: Source | None = None) -> RenderableType:
-    """One replay step: the action in words, then the table.
+def comment_line(comment: str) -> Text:
+    """The note written beside an action, under it: the record's text as plain text (never
+    read as rich markup), each of its lines indented."""
+    out = Text("  " + _("Note:") + " ", style="italic dim")
+    out.append(comment.replace("\n", "\n    "), style="italic")
+    return out
+
+
+def step(
+    s: Step, viewer: str | None = None, source: Source | None = None, comment: str | None = None
+) -> RenderableType:
+    """One replay step: the action in words, the comment beside it (if any), the table.
 
     A rejected action reads as an attempt ("Bo tries to beat 9♥ with 7♥"),
     followed by the violation and the table as it stands, unchanged.
     """
     title = Text(f"[{s.index + 1}] ", style="bold cyan")
+    said: list[RenderableType] = [comment_line(comment)] if comment is not None else []
     bad = s.violation
     if bad is not None and bad.table is not None and bad.unplayable is None:
-        return _irregular_step(s, bad, title, viewer)
+        return _irregular_step(s, bad, title, viewer, said)
     if s.violation is not None:
         player = s.violation.player or ""
         title.append(
             attempt(s.words, player, s.action, s.happened, s.table.names), style="bold red"
         )
         what = s.table.deal.what if s.table.deal is not None else ""
-        return Group(title, violation(s.violation, what, viewer, source), table(s.table, viewer))
+        return Group(
+            title, *said, violation(s.violation, what, viewer, source), table(s.table, viewer)
+        )
     title.append(s.words, style="bold")
     title.append(f"   ({listing.show(listed_form(s.action))})", style="dim")
-    parts: list[RenderableType] = [title]
+    parts: list[RenderableType] = [title, *said]
     if s.events:
         parts.append(Text("  → " + "; ".join(s.events), style="cyan"))
     for note in s.notes:
@@ -437,10 +450,12 @@ def step(s: Step, viewer: str | None = None, source: Source | None = None) -> Re
     return Group(*parts)
 
 
-def _irregular_step(s: Step, bad: Violation, title: Text, viewer: str | None) -> RenderableType:
+def _irregular_step(
+    s: Step, bad: Violation, title: Text, viewer: str | None, said: list[RenderableType]
+) -> RenderableType:
     """A step the table took back or let stand: the narration, the violation, the table."""
     title.append(irregular_words(s, bad), style="bold yellow")
-    parts: list[RenderableType] = [title]
+    parts: list[RenderableType] = [title, *said]
     if bad.rule != "table.taken_back":
         what = s.table.deal.what if s.table.deal is not None else ""
         parts.append(violation(bad, what, viewer))
@@ -526,15 +541,23 @@ def undetermined(v: Violation) -> Text:
 
 
 def verdict(
-    file: str, report: AnyReport, viewer: str | None = None, source: Source | None = None
+    file: str,
+    report: AnyReport,
+    viewer: str | None = None,
+    source: Source | None = None,
+    notes: bool = True,
 ) -> RenderableType:
     """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
-    ``source`` the record as named on the command line (default ``file``), for hints."""
+    ``source`` the record as named on the command line (default ``file``), for hints;
+    ``notes``: the comment beside each violation's action (never in one player's view)."""
     if isinstance(report, SessionReport):
         return session_verdict(file, report)
     source = file if source is None else source
     parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v, viewer=viewer, source=source) for v in report.violations)
+    for v in report.violations:
+        parts.append(violation(v, viewer=viewer, source=source))
+        if v.comment is not None and viewer is None and notes:  # no free text for one player
+            parts.append(comment_line(v.comment))
     parts.extend(undetermined(v) for v in report.undetermined)
     return Group(*parts)
 
@@ -606,12 +629,13 @@ def replay_parts(
     record does, a line says so first.
     """
     parts: list[RenderableType] = []
+    comments = report.comments if viewer is None else {}  # one player's view: no free text
     last = report.steps[-1].index if report.steps else None
     first_bad = next((v.index for v in report.violations if v.index is not None), None)
     if at is not None:
         shown = [s for s in report.steps if s.index == at]
         if shown:
-            parts.append(step(shown[0], viewer, source))
+            parts.append(step(shown[0], viewer, source, comments.get(at)))
         else:
             parts.append(
                 Text(
@@ -621,7 +645,9 @@ def replay_parts(
                 )
             )
             parts.append(
-                step(report.steps[-1], viewer, source) if report.steps else start(report, viewer)
+                step(report.steps[-1], viewer, source, comments.get(report.steps[-1].index))
+                if report.steps
+                else start(report, viewer)
             )
         end: int | None = at
     else:
@@ -629,7 +655,7 @@ def replay_parts(
         for s in report.steps:
             if to is not None and s.index > to:
                 break
-            parts.extend(("", step(s, viewer, source)))
+            parts.extend(("", step(s, viewer, source, comments.get(s.index))))
         end = to
     parts.append("")
     if end is not None and last is not None and end < last:

@@ -126,7 +126,8 @@ class ReplayApp(App[None]):
     def _step(self) -> RenderableType:
         if self.frame == 0:
             return render.start(self.report, self.viewer)
-        return render.step(self.report.steps[self.frame - 1], self.viewer)
+        shown = self.report.steps[self.frame - 1]
+        return render.step(shown, self.viewer, comment=self.report.comments.get(shown.index))
 
     def _rule(self) -> RenderableType:
         violation = self.report.violations[0] if self.report.violations else None

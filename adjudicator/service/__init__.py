@@ -81,7 +81,9 @@ def dumps(result: BaseModel | list[BaseModel], indent: int | None = None) -> str
 class ViolationOut(Out):
     """A rule broken: where, by whom, which rule, why, and what was legal instead."""
 
-    _optional: ClassVar[frozenset[str]] = frozenset(("with_unseen", "game", "table", "unplayable"))
+    _optional: ClassVar[frozenset[str]] = frozenset(
+        ("with_unseen", "game", "table", "unplayable", "comment")
+    )
     index: int | None
     player: str | None
     action: str | None
@@ -94,6 +96,8 @@ class ViolationOut(Out):
     """What the table did: 'taken back' or 'stands' (left out: the replay stopped there)."""
     unplayable: str | None = None
     """Why an action let stand could not be carried out (the replay stopped there)."""
+    comment: str | None = None
+    """The note written beside the action in the record (left out: none)."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
@@ -108,6 +112,7 @@ class ViolationOut(Out):
             game=v.game,
             table=v.table,
             unplayable=v.unplayable,
+            comment=v.comment,
         )
 
 

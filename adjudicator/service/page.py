@@ -221,9 +221,12 @@ def _mentions_hidden(form: listing.Form, viewer: str | None) -> bool:
 def violation(v: Violation, viewer: str | None = None) -> dict[str, Any]:
     """A violation as ``check --json`` has it, plus its rule's sources; hidden for a viewer.
 
-    A one-player view never lists another player's legal cards: they would show the hand.
+    A one-player view never lists another player's legal cards: they would show the hand;
+    nor a comment, free text that may name any hand.
     """
     out = _violation_json(v)
+    if viewer is not None:
+        out.pop("comment", None)
     if viewer is not None and v.player is not None and v.player != viewer:
         kept = [f for f in v.alternatives if not _mentions_hidden(f, viewer)]
         out["legal"] = kept
@@ -243,26 +246,30 @@ def _violation_json(v: Violation) -> dict[str, Any]:
     return out
 
 
-def _said(s: Step) -> dict[str, Any]:
-    """What a step says, the same for every viewer: the action, its words, its notes."""
+def _said(s: Step, comments: dict[int, str]) -> dict[str, Any]:
+    """What a step says, the same for every viewer: the action, its words, its notes, and
+    the comment written beside it (only where there is one)."""
     words, events = act_and_consequences(s.happened, s.table.names)
     bad = s.violation
     if bad is not None and bad.table is not None and bad.unplayable is None:
         words = words_of.irregular_words(s, bad)  # "..., taken back", as replay says
     elif bad is not None:  # "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣", as replay says
         words = words_of.attempt(words, bad.player or "", s.action, s.happened, s.table.names)
-    return {
+    said = {
         "index": s.index,
         "action": listed_form(s.action),
         "words": words,
         "events": events,
         "notes": [note(n) for n in s.notes],
     }
+    if s.index in comments:
+        said["comment"] = comments[s.index]
+    return said
 
 
-def _step(s: Step, viewer: str | None) -> dict[str, Any]:
+def _step(s: Step, viewer: str | None, comments: dict[int, str]) -> dict[str, Any]:
     return {
-        **_said(s),
+        **_said(s, comments if viewer is None else {}),  # a one-player view: no comment
         "violation": violation(s.violation, viewer) if s.violation is not None else None,
         "table": table(s.table, viewer),
     }
@@ -320,6 +327,9 @@ def _head(
     verdict = service.verdict(label, report).model_dump(mode="json")
     verdict["violations"] = [violation(v, viewer) for v in report.violations]
     verdict["undetermined"] = [note(v) for v in report.undetermined]
+    if viewer is not None:
+        for taken in verdict.get("taken_back") or []:
+            taken.pop("comment", None)
     if nxt is not None and viewer is not None:
         nxt = {
             **nxt,
@@ -351,7 +361,7 @@ def replay(text: str, viewer: str | None = None, label: str = STDIN_LABEL) -> di
     game, report = _replayed(text, [viewer], label)
     head = _head(game, report, viewer, label, _next(game, report))
     nxt = head.pop("next")
-    return {**head, "steps": [_step(s, viewer) for s in report.steps], "next": nxt}
+    return {**head, "steps": [_step(s, viewer, report.comments) for s in report.steps], "next": nxt}
 
 
 def replay_steps(
@@ -370,7 +380,8 @@ def replay_steps(
             _("from {start}: the replay has steps 0-{total}").format(start=start, total=total), 400
         )
     head = _head(game, report, viewer, label, _next(game, report))
-    return head, total, (_step(report.steps[k], viewer) for k in range(start, total))
+    steps = (_step(report.steps[k], viewer, report.comments) for k in range(start, total))
+    return head, total, steps
 
 
 REPLAY_BYTES = 16 * 1024 * 1024
@@ -566,7 +577,9 @@ def packed_replays(
                 if s.violation is not None
             },
         }
-    return {"steps": [_said(s) for s in report.steps], "views": views}
+    # A one-player file holds no comment: a note is free text that may name any hand.
+    comments = report.comments if None in viewers else {}
+    return {"steps": [_said(s, comments) for s in report.steps], "views": views}
 
 
 def unpacked(packed: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:

@@ -346,6 +346,7 @@ function drawRuling() {
   if (check.finished) said += " · " + tr("finished, {names} lost", { names: losers });
   verdict.append(said);
   box.append(verdict);
+  drawNote(box, step);
   if (v) {
     const card = el("div", { class: "violation", role: "group", "aria-label": tr("Ruling") });
     card.append(el("p", {}, el("strong", { text: tr("Illegal: action {number} of {actions},", { number: v.index + 1, actions: check.actions }) + " " }), formEl(v.action)));
@@ -528,6 +529,7 @@ function drawSteps() {
     if (i + 1 === page.pos) b.setAttribute("aria-current", "step");
     item.append(b);
     if (s.events.length) item.append(el("span", { class: "events", text: ` → ${s.events.join("; ")}` }));
+    if (s.comment) item.append(commentEl(s.comment));
     list.append(item);
   });
   // one count for every place: action k of n, from 1, as the list numbers them
@@ -753,7 +755,10 @@ function showRuling() {
 // What the table did about an irregular action: the record keeps it, marked (the record
 // format's "table"), and the adjudicator follows the game past it.
 function marked(form, mark) {
-  if (typeof form === "string") return `${form.split(" -- ")[0]} -- ${mark}`;
+  if (typeof form === "string") {
+    const [action, comment] = splitComment(form);
+    return withComment(`${action.split(" -- ")[0]} -- ${mark}`, comment);
+  }
   return { ...form, table: mark };
 }
 
@@ -762,6 +767,82 @@ function marked(form, mark) {
 function markedAt(index, mark, ...instead) {
   const actions = page.record.actions;
   return [...actions.slice(0, index), marked(actions[index], mark), ...instead, ...actions.slice(index + 1)];
+}
+
+// --- comments: a note a person writes beside an action (the record format's "comment") ---
+// In the string form it ends the action, in braces as PGN writes them ("\\}" is a brace
+// inside it, "\\\\" a backslash); the object form has "comment". The adjudicator keeps and
+// shows it, and never reads it.
+
+function splitComment(text) {
+  // the action's text without its comment, and the comment (null: none)
+  const start = text.indexOf(" {");
+  if (start < 0) return [text, null];
+  let out = "";
+  for (let i = start + 2; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\\" && (text[i + 1] === "\\" || text[i + 1] === "}")) out += text[++i];
+    else if (ch === "}") return [text.slice(0, start), out];
+    else out += ch;
+  }
+  return [text, null]; // not closed: left for the engine to name
+}
+
+function withComment(text, comment) {
+  if (comment === null || comment === undefined || comment === "") return text;
+  return `${text} {${comment.replaceAll("\\", "\\\\").replaceAll("}", "\\}")}}`;
+}
+
+function commentOf(form) {
+  return typeof form === "string" ? splitComment(form)[1] : (form.comment ?? null);
+}
+
+function noted(form, comment) {
+  // the action with ``comment`` beside it instead of any it had ("": none)
+  if (typeof form === "string") return withComment(splitComment(form)[0], comment);
+  const { comment: _old, ...rest } = form;
+  return comment ? { ...rest, comment } : rest;
+}
+
+function commentEl(text) {
+  // the record's words as text, never as markup; line breaks kept by the style
+  return el("p", { class: "comment" }, el("span", { class: "comment-label", text: tr("Note:") + " " }), text);
+}
+
+function drawNote(box, step) {
+  // the step's comment under it, and "Add a note": type one onto the action shown
+  if (!step) return;
+  if (step.comment) box.append(commentEl(step.comment));
+  // no record at hand to write the note into, or one player's view (it shows no note)
+  if (EMBEDDED || page.session || page.viewer) return;
+  const index = step.index;
+  const form = page.record.actions[index];
+  if (form === undefined) return;
+  const open = el("button", { type: "button", id: "note-open", class: "note-open",
+    text: step.comment ? tr("Change the note") : tr("Add a note"), "aria-expanded": "false" });
+  const editor = el("div", { class: "note-editor", hidden: "" });
+  const label = el("label", { for: "note-text", text: tr("Note on action {number}", { number: index + 1 }) });
+  const area = el("textarea", { id: "note-text", rows: "2", maxlength: "1000" });
+  area.value = commentOf(form) || "";
+  const save = el("button", { type: "button", class: "primary", text: tr("Save the note") });
+  const cancel = el("button", { type: "button", text: tr("Cancel") });
+  open.addEventListener("click", () => {
+    editor.hidden = false;
+    open.setAttribute("aria-expanded", "true");
+    area.focus();
+  });
+  cancel.addEventListener("click", () => {
+    editor.hidden = true;
+    open.setAttribute("aria-expanded", "false");
+  });
+  save.addEventListener("click", async () => {
+    const text = area.value.replaceAll("\r\n", "\n");
+    const actions = page.record.actions.map((f, k) => (k === index ? noted(f, text) : f));
+    const pos = page.pos;
+    if (await change(withActions(actions), tr("Note on action {number}", { number: index + 1 }), area)) go(pos);
+  });
+  editor.append(label, area, el("div", { class: "buttons" }, save, cancel));
+  box.append(el("div", { class: "note" }, open, editor));
 }
 
 async function takeBack(index) {
