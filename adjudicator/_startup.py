@@ -18,8 +18,8 @@ import sys
 from types import FrameType
 from typing import Any
 
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-"""Ctrl-C (SIGINT) and SIGTERM: 128 plus the signal's number, as a shell reports it."""
+from adjudicator.exits import EXIT_INTERRUPTED, EXIT_TERMINATED
+
 INTERRUPTED = "interrupted (Ctrl-C): the run is incomplete"
 TERMINATED = "terminated (SIGTERM): the run is incomplete"
 """The one line a run cut short by Ctrl-C, or by SIGTERM, ends with."""

@@ -112,12 +112,6 @@ def rank_word(r: int) -> str:
     return RANK_WORDS.get(r, str(r))
 
 
-def a_rank(r: int) -> str:
-    """``a 7``, ``an 8``, ``an ace``: one card of a rank, as said at the table."""
-    word = rank_word(r)
-    return ("an " if word in ("8", "ace") else "a ") + word
-
-
 QUOTED_CARDS = 60
 """Cards a message or a narration names before it counts the rest: more than a hand in
 any real game, fewer than a record that names a card 300,000 times in one action."""

@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 
+from adjudicator.exits import EXIT_ORPHANED
+
 PR_SET_PDEATHSIG = 1
 """Linux's ``prctl`` option: the signal this process gets when its parent dies."""
 WATCH_EVERY = 0.5
@@ -33,10 +35,6 @@ def die_with_parent(parent: int, main_thread: bool) -> None:
             return
         os._exit(EXIT_ORPHANED)
     threading.Thread(target=_watch_parent, args=(started_by,), daemon=True).start()
-
-
-EXIT_ORPHANED = 70
-"""A worker's exit status when its run is gone (nobody reads it; see ``EX_SOFTWARE``)."""
 
 
 def _prctl_deathsig() -> bool:

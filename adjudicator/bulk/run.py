@@ -10,11 +10,9 @@ from collections.abc import Iterator, Sequence
 
 from adjudicator.bulk import Checked, Found, Tally, check_all, sources, workers
 from adjudicator.bulk.imported import imported_sources
+from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.importers.base import ImportOptions
 from adjudicator.limits import MAX_RECORD_SIZE
-
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
-"""Exit statuses of a check: all legal, any illegal, any invalid (or unreadable)."""
 
 
 def check_paths(

@@ -29,6 +29,7 @@ from adjudicator.cli.importing import register as register_importing
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
+from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.i18n import _, ngettext
 from adjudicator.i18n import number as written
 from adjudicator.importers import ImportOptions
@@ -41,8 +42,6 @@ from adjudicator.render import terminal as render
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
 from adjudicator.rules.presets import PRESETS
-
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
 
 JSON_ERRORS = "adjudicator.json_errors"
 """The key in the click context's ``meta`` set by a command run with ``--json``: its errors

@@ -17,12 +17,11 @@ from adjudicator import bulk, engine
 from adjudicator.bulk.outputs import OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.conformance import harness, perft, vectors
+from adjudicator.exits import EXIT_DIFFER, EXIT_INVALID, EXIT_SAME
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import document_from_text
 from adjudicator.record import Game, RecordError
 from adjudicator.rules.presets import find_variant
-
-EXIT_SAME, EXIT_DIFFER, EXIT_INVALID = 0, 1, 2
 
 
 def _fail(message: str) -> NoReturn:

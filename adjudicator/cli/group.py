@@ -28,12 +28,11 @@ from rich.progress import (
 )
 
 from adjudicator import _startup, bulk, i18n, limits
-from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
+from adjudicator._startup import INTERRUPTED, TERMINATED
 from adjudicator.cli import lang
+from adjudicator.exits import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_TERMINATED
 from adjudicator.i18n import _
 from adjudicator.invalid import MESSAGE_MAX, cut
-
-EXIT_INVALID = 2
 
 
 class Terminated(BaseException):
@@ -196,11 +195,6 @@ class ReaderGone:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
-
-
-def output_closed() -> bool:
-    """Whether the reader of standard output has closed it: nothing more will be read."""
-    return isinstance(sys.stdout, ReaderGone) and sys.stdout.gone
 
 
 class Adjudicator(Helped, click.Group):

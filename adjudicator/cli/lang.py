@@ -24,9 +24,9 @@ from typing import Any
 import click
 
 from adjudicator import i18n
+from adjudicator.exits import EXIT_INVALID
 from adjudicator.i18n import N_, _, pgettext
 
-EXIT_INVALID = 2
 MEANT = "adjudicator.lang"
 """Where a context chain keeps the language its command line named (``ctx.meta``)."""
 

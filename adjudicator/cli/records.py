@@ -12,10 +12,11 @@ from rich.text import Text
 
 from adjudicator import samples
 from adjudicator.bulk.outputs import OutputError, write_file
-from adjudicator.cli.group import EXIT_INVALID, Helped
+from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
+from adjudicator.exits import EXIT_INVALID
 from adjudicator.play import simulate as simulation
 from adjudicator.record import json_schema
 from adjudicator.rules.presets import find_variant

@@ -8,7 +8,6 @@ from adjudicator import engine
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.i18n import _, ngettext
-from adjudicator.play import listing
 from adjudicator.play.table import Step, Table, replay
 from adjudicator.record import Game, RecordError, Scoring, Session, build, loads, parse_document
 
@@ -47,11 +46,6 @@ class Report:
         """The replay went past every irregularity (each taken back or standing as played):
         ``finished`` and the loser are the game's as played."""
         return all(v.table is not None and v.unplayable is None for v in self.violations)
-
-
-def legal_texts(state: State) -> list[listing.Form]:
-    """The legal actions now, as written in a record (deals in their object form)."""
-    return listing.forms(engine.legal_actions(state), state.names)
 
 
 def adjudicate(

@@ -34,7 +34,7 @@ from adjudicator.play.adjudicate import (
     document_from_text,
     judge,
 )
-from adjudicator.play.table import Step, Table
+from adjudicator.play.table import Step
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions, described
@@ -409,11 +409,6 @@ def step(s: Step, viewer: str | None = None) -> StepOut:
         violation=ViolationOut.of(s.violation) if s.violation is not None else None,
         table=table_view(s.table, viewer),
     )
-
-
-def new_table(game: Game) -> Table:
-    """A :class:`Table` at the start of ``game``, to step by hand."""
-    return Table.from_game(game)
 
 
 # --- variants and rules -------------------------------------------------------------

@@ -594,14 +594,6 @@ def unpacked(packed: dict[str, Any], viewer: str | None = None) -> dict[str, Any
     return {**view, "steps": steps, "next": nxt}
 
 
-def judge_text(text: str) -> Report:
-    """The report on one record's JSON text (for the HTML export)."""
-    document = _document(text)
-    if isinstance(document, Session):
-        return adjudicate_session(document)  # type: ignore[return-value]
-    return adjudicate(document)
-
-
 # --- variants and explanations --------------------------------------------------------
 
 

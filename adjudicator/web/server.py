@@ -611,8 +611,3 @@ async def static(name: str) -> Response:
     if media is None:
         return _error(404, f"no such page: /static/{name}")
     return _static(name, f"{media}; charset=utf-8")
-
-
-def jsonable(value: Any) -> str:
-    """For tests and the export: JSON text as the API sends it."""
-    return json.dumps(value, ensure_ascii=False)
