@@ -511,7 +511,7 @@ def test_a_shared_link_that_inflates_past_the_cap_is_refused_unsent(server: Serv
             error = tab.locator("#error").inner_text()
         finally:
             browser.close()
-    assert error == "the link holds no readable record: the record inflates to more than 2 MB"
+    assert error == "the record inflates to more than 2 MB"
     assert posted == []
 
 

@@ -39,7 +39,7 @@ from adjudicator import engine, record
 from adjudicator.actions import Action
 from adjudicator.engine.state import State
 from adjudicator.play import legal, listing
-from adjudicator.record import Game, RecordError
+from adjudicator.record import SESSION_FORMAT, Game, RecordError
 
 TIMEOUT = 10.0
 """Seconds an engine may take over one position (``--timeout``)."""
@@ -282,7 +282,7 @@ def parse_answer(position: Position, text: str) -> list[Action]:
     if not items:
         return []
     data = json.loads(json.dumps(position.record))
-    target = data if data.get("format") != "skitgubbe-session/1" else data["games"][-1]
+    target = data if data.get("format") != SESSION_FORMAT else data["games"][-1]
     before = len(target["actions"])
     target["actions"] = target["actions"] + items
     target.pop("result", None)
@@ -384,7 +384,7 @@ def run(command: str, positions: Iterable[Position], timeout: float = TIMEOUT) -
 def replay_record(difference: Difference) -> dict[str, Any]:
     """The position's record with the disputed action appended, for the author to replay."""
     data: dict[str, Any] = json.loads(json.dumps(difference.position.record))
-    target = data if data.get("format") != "skitgubbe-session/1" else data["games"][-1]
+    target = data if data.get("format") != SESSION_FORMAT else data["games"][-1]
     target["actions"] = [*target["actions"], difference.action]
     target.pop("result", None)
     data["meta"] = {

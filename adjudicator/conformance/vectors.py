@@ -28,7 +28,7 @@ from adjudicator.cards import UNKNOWN, card_code
 from adjudicator.engine.state import PHASE_ONE, State
 from adjudicator.play import listing
 from adjudicator.play.simulate import NAMES, dealt_game, game_rng, hide, play_out, random_game
-from adjudicator.record import Game
+from adjudicator.record import SESSION_FORMAT, Game
 from adjudicator.rules.presets import find_variant
 
 FORMAT = "skitgubbe-vectors/1"
@@ -317,7 +317,7 @@ def _one_run(
             part, _ = following
             fixed = _game_part(part, True)
             session = {
-                "format": "skitgubbe-session/1",
+                "format": SESSION_FORMAT,
                 "variant": variant,
                 "options": {},
                 "players": list(names),

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from adjudicator.i18n import N_, _, ngettext
 from adjudicator.importers.base import Imported, ImportOptions
+from adjudicator.record import FORMAT
 
 NAME = "albined-db"
 TITLE = N_("albined/skitgubbe: the web app's SQLite file, every game (or --game ID)")
@@ -265,7 +266,7 @@ class Game:
             action["player"] = rename[action["player"]]
         deck = [seat.hand[i] for i in range(HAND) for seat in players] + self.removed
         record: dict[str, Any] = {
-            "format": "skitgubbe-record/1",
+            "format": FORMAT,
             "variant": VARIANT,
             "options": {} if options.rules == "text" else dict(APP_OPTIONS),
             "players": names,

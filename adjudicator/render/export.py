@@ -29,7 +29,7 @@ from adjudicator import i18n
 from adjudicator.bulk.outputs import write_file
 from adjudicator.i18n import _
 from adjudicator.play.adjudicate import Report
-from adjudicator.record import Game, Record, Session, canonical
+from adjudicator.record import FORMAT, Game, Record, Session, canonical
 from adjudicator.render import terminal as render
 
 WIDTH = 100
@@ -133,7 +133,7 @@ def record_of(game: Game, document: Game | Session | None = None) -> dict[str, A
     session = document.record
     number = document.games.index(game)
     data: dict[str, Any] = {
-        "format": "skitgubbe-record/1",
+        "format": FORMAT,
         "variant": session.variant,
         "options": session.options,
         "players": list(session.players),

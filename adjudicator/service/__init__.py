@@ -59,14 +59,16 @@ class Out(BaseModel):
         return out
 
 
-def dumps(result: BaseModel | list[BaseModel], indent: int | None = None) -> str:
-    """The one JSON form of a service result (non-ASCII kept: names and suits), escaped
-    where a text cannot be encoded at all (a file name with undecodable bytes holds lone
-    surrogates)."""
-    if isinstance(result, list):
-        data: Any = [r.model_dump(mode="json") for r in result]
+def dumps(result: Any, indent: int | None = None) -> str:
+    """The one JSON form of a service result (a model, a list of them, or the page's
+    JSON-ready dicts): non-ASCII kept (names and suits), escaped where a text cannot be
+    encoded at all (a file name with undecodable bytes holds lone surrogates)."""
+    if isinstance(result, BaseModel):
+        data: Any = result.model_dump(mode="json")
+    elif isinstance(result, list) and result and isinstance(result[0], BaseModel):
+        data = [r.model_dump(mode="json") for r in result]
     else:
-        data = result.model_dump(mode="json")
+        data = result
     line = json.dumps(data, ensure_ascii=False, indent=indent)
     try:
         line.encode("utf-8")

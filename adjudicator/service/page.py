@@ -28,7 +28,7 @@ from adjudicator.play import words as words_of
 from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session, document_from_text
 from adjudicator.play.table import Step
 from adjudicator.play.words import act_and_consequences
-from adjudicator.record import Game, RecordError, Session
+from adjudicator.record import FORMAT, Game, RecordError, Session
 from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions, described
@@ -416,19 +416,19 @@ def replay_answer(text: str, viewer: str | None = None, start: int = 0) -> str:
         verdict[key] = _within(every, REPLAY_BYTES // 8)
         shown[key] = {"shown": len(verdict[key]), "total": len(every)}
     verdict["shown"] = shown
-    size = len(dumps(head).encode()) + len(dumps(nxt).encode()) + 200
+    size = len(service.dumps(head).encode()) + len(service.dumps(nxt).encode()) + 200
     parts: list[str] = []
     end = start
     for step in steps:
-        part = dumps(step)
+        part = service.dumps(step)
         size += len(part.encode()) + 2
         if size > REPLAY_BYTES and parts:
             break
         parts.append(part)
         end += 1
     paging = {"steps_from": start, "steps_total": total, "steps_next": end if end < total else None}
-    tail = dumps({**paging, "next": nxt})[1:-1]
-    return f'{dumps(head)[:-1]}, "steps": [{", ".join(parts)}], {tail}}}'
+    tail = service.dumps({**paging, "next": nxt})[1:-1]
+    return f'{service.dumps(head)[:-1]}, "steps": [{", ".join(parts)}], {tail}}}'
 
 
 # --- many views of one replay, packed (the HTML export) -------------------------------
@@ -726,7 +726,7 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
     games = []
     for raw, played in zip(whole["games"], report.played, strict=True):
         record: dict[str, Any] = {
-            "format": "skitgubbe-record/1",
+            "format": FORMAT,
             "variant": whole["variant"],
             "options": whole.get("options", {}),
             "players": list(whole["players"]),
@@ -741,8 +741,3 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
 def suits() -> dict[str, str]:
     """Suit letters and symbols, for the page's pack grid."""
     return dict(zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True))
-
-
-def dumps(value: Any) -> str:
-    """JSON text as the CLI writes it (UTF-8, not ASCII-escaped)."""
-    return json.dumps(value, ensure_ascii=False)

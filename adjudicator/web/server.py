@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from adjudicator import service
 from adjudicator.i18n import _
 from adjudicator.invalid import cut
 from adjudicator.service import page as calls
@@ -448,7 +449,7 @@ async def check(request: Request) -> Response:
             try:
                 _, text = await pool().call("line", {"number": number}, line)
             except Refused as exc:  # this line only; the stream goes on
-                text = calls.dumps(
+                text = service.dumps(
                     {"file": "-", "line": number, "status": "unchecked", "error": exc.message}
                 ).encode()
             yield text + b"\n"

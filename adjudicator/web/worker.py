@@ -48,22 +48,24 @@ def run(job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
 
 
 def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
+    from adjudicator import service
+
     try:
         if job == "check":
             result = page.check_one(_text(body))
             status = 422 if result["status"] == "invalid" else 200
-            return status, page.dumps(result).encode()
+            return status, service.dumps(result).encode()
         if job == "line":
-            return 200, page.dumps(page.check_raw_line(body, args["number"])).encode()
+            return 200, service.dumps(page.check_raw_line(body, args["number"])).encode()
         if job == "legal":
-            return 200, page.dumps(page.legal_at(_text(body), args.get("at"))).encode()
+            return 200, service.dumps(page.legal_at(_text(body), args.get("at"))).encode()
         if job == "replay":
             answer = page.replay_answer(_text(body), args.get("viewer"), args.get("start") or 0)
             return 200, answer.encode()
         if job == "session":
-            return 200, page.dumps(page.session(_text(body))).encode()
+            return 200, service.dumps(page.session(_text(body))).encode()
     except page.BadInput as exc:
-        return exc.status, page.dumps({"error": exc.message, **(exc.body or {})}).encode()
+        return exc.status, service.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")
 
 
