@@ -497,21 +497,27 @@ async def replay(
     return await _answer("replay", {"viewer": as_, "start": from_}, request)
 
 
-@app.get("/healthz")
-async def healthz() -> dict[str, str]:
-    """Alive: the server answers (a process manager's liveness check)."""
-    return {"status": "alive"}
+@app.get("/healthz", response_model=None)
+async def healthz() -> Response:
+    """Alive: the server answers and its pool can still be restored (503 when every
+    worker is dead and new ones fail to start: a process manager's liveness check
+    restarts the server)."""
+    if _pool is not None and not _pool.healthy():
+        return JSONResponse({"status": "failing", **_pool.state()}, 503)
+    return JSONResponse({"status": "alive"})
 
 
 @app.get("/readyz", response_model=None)
 async def readyz() -> Response:
-    """Ready: the engine is loaded in the checking workers and they take records (503 if not)."""
+    """Ready: checking workers alive of those wanted (``alive``/``workers``); 200 while at
+    least one takes records ("ready", or "degraded" while dead ones are replaced), 503
+    while none does ("starting")."""
     workers = pool()
     await asyncio.get_running_loop().run_in_executor(None, workers.start)
     state = workers.state()
-    ready = workers.live() > 0
-    body = {"status": "ready" if ready else "starting", **state}
-    return JSONResponse(body, 200 if ready else 503)
+    alive = state["alive"]
+    said = "starting" if alive == 0 else "ready" if alive >= state["workers"] else "degraded"
+    return JSONResponse({"status": said, **state}, 200 if alive else 503)
 
 
 @app.get("/api/variants")

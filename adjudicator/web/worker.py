@@ -19,10 +19,12 @@ import resource
 import sys
 from typing import Any, BinaryIO
 
-BUSY = "this record takes longer than {limit} s to check here; use adjudicator check"
+from adjudicator.i18n import N_
+
+BUSY = N_("this record takes longer than {limit} s to check here; use adjudicator check")
 """The one line of a request past the time limit (HTTP 503)."""
 
-MEMORY = "this record needs more than {limit} MB of memory to check here; use adjudicator check"
+MEMORY = N_("this record needs more than {limit} MB of memory to check here; use adjudicator check")
 """The one line of a request past one worker's memory limit (HTTP 503)."""
 
 
@@ -67,6 +69,14 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
     raise ValueError(f"no such job: {job}")
 
 
+def _said(message: str, lang: str | None) -> str:
+    """``message`` in the request's language."""
+    from adjudicator import i18n
+
+    with i18n.speaking(lang or i18n.SOURCE):
+        return i18n._(message)
+
+
 def _read_exactly(stream: BinaryIO, size: int) -> bytes:
     data = stream.read(size)
     if len(data) != size:
@@ -86,7 +96,8 @@ def serve(inp: BinaryIO, out: BinaryIO, memory_mb: int) -> None:
         try:
             status, answer = run(job["job"], job.get("args") or {}, body)
         except MemoryError:
-            status, answer = 503, json.dumps({"error": MEMORY.format(limit=memory_mb)}).encode()
+            said = _said(MEMORY, (job.get("args") or {}).get("lang"))
+            status, answer = 503, json.dumps({"error": said.format(limit=memory_mb)}).encode()
             died = True  # a process that ran out may hold broken state: the pool starts another
         except Exception as exc:  # the server answers 500
             status = 500
