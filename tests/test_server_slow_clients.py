@@ -188,3 +188,29 @@ def test_answers_never_read_are_dropped_and_the_memory_comes_back(answering: Ser
         assert len(body) < length, "the whole answer was kept for a client that read nothing"
     healthz_within(answering, 1.0)
     assert after < 1.5 * idle, (idle, after)
+
+
+def test_answers_past_what_the_server_holds_are_503_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An answer that would take the answers held past the budget is refused (503,
+    ``Retry-After``); an answer sent gives its bytes back."""
+    from conftest import DISPUTE
+    from fastapi.testclient import TestClient
+
+    from adjudicator.web import server
+
+    client = TestClient(server.app, headers={"content-type": "application/json"})
+    roomy = server._Answers(budget=1 << 20)
+    monkeypatch.setattr(server, "_answers", roomy)
+    assert client.post("/api/check", json=DISPUTE).status_code == 200
+    assert roomy.held == 0  # given back once sent
+    monkeypatch.setattr(server, "_answers", server._Answers(budget=100))
+    refused = client.post("/api/check", json=DISPUTE)
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+    assert refused.json() == {
+        "error": "the server holds too many answers not yet read by their clients; "
+        "try again shortly"
+    }
+    sv = client.post("/api/check?lang=sv", json=DISPUTE)
+    assert sv.json()["error"].startswith("servern håller för många svar")
