@@ -8,7 +8,6 @@ time out and are capped below the descriptor limit, the access log.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import errno
 import logging
 import os
@@ -17,12 +16,13 @@ import shlex
 import signal
 import socket
 import sys
-from contextlib import suppress
 from dataclasses import dataclass, field, fields
 
 import h11
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from adjudicator.web.worker import give_back_large_blocks
 
 ADDRESS_IN_USE = 2
 """Exit status of ``serve`` when the address is taken (docs/limits.md): a command-line
@@ -242,20 +242,6 @@ def _stopped(signum: int, frame: object) -> None:
     name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
     os.write(2, f"adjudicator: the server stopped ({name})\n".encode())
     os._exit(128 + signum)
-
-
-M_MMAP_THRESHOLD = -3
-"""glibc's ``mallopt`` parameter: blocks at least this large are mapped, and unmapped
-when freed."""
-
-
-def give_back_large_blocks(threshold: int = 1 << 20) -> None:
-    """Keep glibc's mmap threshold at ``threshold`` bytes: an answer's megabytes go back
-    to the system once sent.  Left to itself glibc raises the threshold to the largest
-    block freed, and then keeps the next ones in its heaps: four answers of 7 MB left
-    the server 31 MB larger after they were dropped, for good."""
-    with suppress(OSError, AttributeError):  # not glibc: its own allocator decides
-        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, threshold)
 
 
 def run(options: Options, sock: socket.socket) -> None:

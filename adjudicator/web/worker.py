@@ -13,6 +13,7 @@ in, ``{"status": S, "size": N}`` out) then ``N`` bytes of body.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import resource
@@ -69,6 +70,21 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
     raise ValueError(f"no such job: {job}")
 
 
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameter: blocks at least this large are mapped, and unmapped
+when freed."""
+
+
+def give_back_large_blocks(threshold: int = 1 << 20) -> None:
+    """Keep glibc's mmap threshold at ``threshold`` bytes, in the server and in each
+    worker: a record's or an answer's megabytes go back to the system once dropped.
+    Left to itself glibc raises the threshold to the largest block freed, and then keeps
+    the next ones in its heaps: four answers of 7 MB left the server 31 MB larger after
+    they were dropped, for good."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: its own allocator
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, threshold)
+
+
 def _said(message: str, lang: str | None) -> str:
     """``message`` in the request's language."""
     from adjudicator import i18n
@@ -114,6 +130,7 @@ def serve(inp: BinaryIO, out: BinaryIO, memory_mb: int) -> None:
 def main() -> None:
     """``python -m adjudicator.web.worker MEMORY_MB``: the pool starts it, nobody else."""
     memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    give_back_large_blocks()
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed by accident may corrupt the answers
     from adjudicator.service import page  # noqa: F401 - loaded before 'ready': the engine is up
