@@ -14,9 +14,19 @@ Starts ``python -m adjudicator serve`` (a free port, a subprocess) and measures:
   5. ``--idle`` silent connections: a new client's ``/healthz``, then how many the
      server closed by its header timeout;
   6. ``/api/replay`` of a 2.5 MB record of 100,000 actions (time limit raised): the
-     answer's size and time.
+     answer's size and time;
+  7. ``--held`` connections each declaring a 100-byte body and sending 99, twice (a
+     second wave as the first is cut): a new client's ``/healthz`` meanwhile and after,
+     how many the server cut, its memory before and after;
+  8. ``--unread`` clients, one a second, each posting a 0.7 MB record (a 6.9 MB answer)
+     and never reading the answer: a new client's ``/healthz`` meanwhile and after,
+     how many were cut, the server's memory at its peak and after.
+
+After 7 and 8 a new client must get ``/healthz`` within 1 s and the server's memory
+(its own RSS; the workers' beside it) be within 1.5x of its idle size.
 
     python benchmarks/load_server.py [--requests 400] [--workers 2] [--over 1000] [--idle 2000]
+        [--held 1001] [--unread 20] [--only 12345678]
 """
 
 from __future__ import annotations
@@ -98,10 +108,10 @@ def get(port: int, path: str) -> tuple[int, dict[str, object]]:
         c.close()
 
 
-def rss_kb(pid: int) -> int:
+def rss_kb(pid: int, workers: bool = True) -> int:
     """Resident memory of ``pid`` and its children (the workers), in KB."""
     total = 0
-    for p in [pid, *children(pid)]:
+    for p in [pid, *(children(pid) if workers else [])]:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -176,7 +186,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--over", type=int, default=1000)
     parser.add_argument("--idle", type=int, default=2000)
-    parser.add_argument("--only", default="123456", help="the measures to run, e.g. 36")
+    parser.add_argument("--held", type=int, default=1001)
+    parser.add_argument("--unread", type=int, default=20)
+    parser.add_argument("--only", default="12345678", help="the measures to run, e.g. 36")
     args = parser.parse_args()
     workers = ["--workers", str(args.workers)]
     print(f"{os.cpu_count()} cores, {args.workers} workers, record {len(FULL):,} bytes")
@@ -191,6 +203,10 @@ def main() -> None:
         idle_connections(args.idle, workers)
     if "6" in args.only:
         heavy_replay(workers)
+    if "7" in args.only:
+        held_bodies(args.held, workers)
+    if "8" in args.only:
+        unread_answers(args.unread, workers)
 
 
 def check_alone_and_beside_heavy(requests: int, workers: list[str]) -> None:
@@ -314,6 +330,152 @@ def heavy_replay(workers: list[str]) -> None:
             f"{page['steps_next']} of {page['steps_total']}, violations "
             f"{page['check']['shown']['violations']}; server and workers peak RSS "
             f"{peak[0] / 1024:.0f} MB"
+        )
+
+
+def healthz_ms(port: int, seconds: float = 30) -> tuple[int, float]:
+    """A new connection's ``/healthz``: its status (0: none) and how long it took."""
+    t = time.perf_counter()
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
+        c.request("GET", "/healthz")
+        status = c.getresponse().status
+        c.close()
+    except OSError:
+        status = 0
+    return status, (time.perf_counter() - t) * 1000
+
+
+def enough_descriptors(count: int) -> None:
+    """This process's soft open-file limit raised for ``count`` sockets (the server's
+    is its own: it raises it to the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count + 200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 500), hard))
+
+
+def memory(process: subprocess.Popen[bytes]) -> str:
+    own, all_ = rss_kb(process.pid, workers=False), rss_kb(process.pid)
+    return f"{own / 1024:.0f} MB (with the workers {all_ / 1024:.0f} MB)"
+
+
+def settled(process: subprocess.Popen[bytes], workers: list[str]) -> tuple[int, int]:
+    """The server's own RSS and with its workers, in KB, once every worker has loaded."""
+    count = int(workers[1]) + 1  # the workers and the spare
+    for _ in range(600):
+        if len(children(process.pid)) >= count:
+            break
+        time.sleep(0.1)
+    time.sleep(2)
+    return rss_kb(process.pid, workers=False), rss_kb(process.pid)
+
+
+def cut(sockets: list[socket.socket]) -> int:
+    """How many of ``sockets`` the server has closed or reset; each is closed here."""
+    closed = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            while chunk := s.recv(1 << 20):
+                if b"HTTP/1.1 408" in chunk:
+                    closed += 1
+                    break
+            else:
+                closed += 1
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        s.close()
+    return closed
+
+
+def held_bodies(count: int, workers: list[str]) -> None:
+    enough_descriptors(2 * count)
+    with serving(*workers) as (port, process):
+        idle, _ = settled(process, workers)
+        headers = (
+            b"POST /api/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            b"content-length: 100\r\n\r\n"
+        )
+        waves = []
+        meanwhile = []
+        for _ in range(2):  # a second wave once the first is in
+            wave = []
+            for _ in range(count):
+                with suppress(OSError):
+                    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                    s.sendall(headers + b" " * 99)
+                    wave.append(s)
+            waves.append(wave)
+            meanwhile.append(healthz_ms(port))
+        time.sleep(1)
+        meanwhile.append(healthz_ms(port))
+        time.sleep(10)  # past the body-rate floor (5 s and 1,024 bytes a second)
+        closed = sum(cut(wave) for wave in waves)
+        after = healthz_ms(port)
+        own = rss_kb(process.pid, workers=False)
+        print(
+            f"7. 2 x {count} bodies one byte short: a new client's /healthz meanwhile "
+            f"{', '.join(f'{s} in {ms:.0f} ms' for s, ms in meanwhile)}; "
+            f"{closed} of {sum(map(len, waves))} cut 11 s later; after: {after[0]} in "
+            f"{after[1]:.0f} ms; server RSS {idle / 1024:.0f} MB idle, {memory(process)} "
+            f"after ({own / idle:.2f}x)"
+        )
+
+
+def unread_answers(count: int, workers: list[str]) -> None:
+    with serving(*workers, "--time-limit", "120") as (port, process):
+        idle, idle_all = settled(process, workers)
+        record = heavy(30_000)
+        peak = [0, 0]
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.25):
+                peak[0] = max(peak[0], rss_kb(process.pid, workers=False))
+                peak[1] = max(peak[1], rss_kb(process.pid))
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        readers = []
+        meanwhile = []
+        head = (
+            b"POST /api/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            + f"content-length: {len(record)}\r\n\r\n".encode()
+        )
+        for _ in range(count):  # one a second, none ever read
+            s = socket.create_connection(("127.0.0.1", port), timeout=60)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(head + record)
+            readers.append(s)
+            time.sleep(1)
+            meanwhile.append(healthz_ms(port)[1])
+        for _ in range(1200):  # every record checked (at most 10 minutes)
+            if get(port, "/readyz")[1]["running"] == 0:
+                break
+            time.sleep(0.5)
+        time.sleep(12)  # the last answers past the 10 s write timeout
+        done.set()
+        watcher.join()
+        got = []
+        for s in readers:
+            s.settimeout(5)
+            data = b""
+            with suppress(OSError):
+                while chunk := s.recv(1 << 20):
+                    data += chunk
+            got.append(len(data))
+            s.close()
+        after = healthz_ms(port)
+        own = rss_kb(process.pid, workers=False)
+        print(
+            f"8. {count} clients posting {len(record) / 1e6:.1f} MB, reading nothing: "
+            f"/healthz meanwhile worst {max(meanwhile):.0f} ms; each connection had "
+            f"received at most {max(got) / 1e6:.1f} MB when cut; after: {after[0]} in "
+            f"{after[1]:.0f} ms; server RSS {idle / 1024:.0f} MB idle "
+            f"({idle_all / 1024:.0f} MB with the workers), peak {peak[0] / 1024:.0f} MB "
+            f"({peak[1] / 1024:.0f} MB), {memory(process)} after ({own / idle:.2f}x)"
         )
 
 

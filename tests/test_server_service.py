@@ -36,7 +36,7 @@ from web_browser import free_port
 
 from adjudicator.service import page
 from adjudicator.web import pool
-from adjudicator.web.pool import STOPPED
+from adjudicator.web.pool import KILLED, STOPPED
 from adjudicator.web.worker import MEMORY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -564,9 +564,12 @@ os.{end}
     [  # mypyc's runtime and Rust abort past the memory limit where Python cannot raise
         ("fatal: out of memory\n", "abort()", 120, MEMORY.format(limit=120)),
         ("memory allocation of 4096 bytes failed\n", "abort()", 64, MEMORY.format(limit=64)),
-        ("", "kill(os.getpid(), 9)", 120, MEMORY.format(limit=120)),  # the kernel's killer
-        ("Segmentation fault\n", "abort()", 120, STOPPED),
-        ("fatal: out of memory\n", "abort()", 0, STOPPED),  # no limit set: not ours to name
+        # the kernel's killer or a person's kill -9: the signal is what is known
+        ("", "kill(os.getpid(), 9)", 120, KILLED.format(signal="SIGKILL")),
+        ("fatal: out of memory\n", "kill(os.getpid(), 9)", 120, MEMORY.format(limit=120)),
+        ("Segmentation fault\n", "abort()", 120, KILLED.format(signal="SIGABRT")),
+        # no limit set: not ours to name; the signal is
+        ("fatal: out of memory\n", "abort()", 0, KILLED.format(signal="SIGABRT")),
         ("", "_exit(0)", 120, STOPPED),
     ],
 )

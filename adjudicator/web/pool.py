@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -31,10 +31,18 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from adjudicator import i18n
+from adjudicator.i18n import N_, _
 from adjudicator.web.worker import BUSY, MEMORY
 
-STOPPED = "the checking process stopped on this record; use adjudicator check"
+STOPPED = N_("the checking process stopped on this record; use adjudicator check")
 """The one line when a worker died on a request (HTTP 503) for no reason it told."""
+
+KILLED = N_(
+    "the checking process was killed by a signal ({signal}) on this record; use adjudicator check"
+)
+"""The one line when a worker was killed on a request: what is known, the signal; not a
+memory figure nobody measured (the kernel's out-of-memory killer sends SIGKILL, and so
+does an operator's ``kill -9``)."""
 
 OUT_OF_MEMORY = (b"fatal: out of memory", b"memory allocation of", b"MemoryError")
 """What a worker prints as it dies past its memory limit where Python cannot raise
@@ -46,6 +54,13 @@ TAIL_BYTES = 4096
 
 START_SECONDS = 120.0
 """How long a new worker may take to load the engine before the pool gives up on it."""
+
+WATCH_SECONDS = 0.5
+"""How often the pool looks for workers that died while idle (and reaps them)."""
+
+FAILED_STARTS = 3
+"""Starts failed in a row, with no worker alive, after which the pool is beyond repair:
+``/healthz`` answers 503 so that a process manager restarts the server."""
 
 
 class Refused(Exception):
@@ -73,11 +88,22 @@ class Limits:
 
 
 def why_it_died(returncode: int | None, last_words: bytes, memory_mb: int) -> str:
-    """The one line for a request whose worker died: its memory limit when it said so
-    (or the kernel killed it while a limit was set), else :data:`STOPPED`."""
-    if memory_mb and (any(words in last_words for words in OUT_OF_MEMORY) or returncode == -9):
-        return MEMORY.format(limit=memory_mb)
-    return STOPPED
+    """The one line for a request whose worker died, in the request's language: its
+    memory limit only when its own last words say it ran out; the signal when it was
+    killed (SIGKILL may be the kernel's out-of-memory killer, or a person: not ours to
+    guess); else :data:`STOPPED`."""
+    if memory_mb and any(words in last_words for words in OUT_OF_MEMORY):
+        return _(MEMORY).format(limit=memory_mb)
+    if returncode is not None and returncode < 0:
+        return _(KILLED).format(signal=_signal_name(-returncode))
+    return _(STOPPED)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 class _Worker:
@@ -104,7 +130,7 @@ class _Worker:
         self._stderr = threading.Thread(target=self._relay, daemon=True)
         self._stderr.start()
         if self._line(time.monotonic() + START_SECONDS) != b"ready":
-            self.kill()
+            self.kill()  # died while it loaded (or never said so): reaped, not left a zombie
             raise RuntimeError("a checking process did not start")
 
     def _line(self, deadline: float) -> bytes | None:
@@ -113,7 +139,7 @@ class _Worker:
             if chunk is None:
                 return None
             self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line, _nl, self.buffer = self.buffer.partition(b"\n")
         return line
 
     def _read(self, deadline: float) -> bytes | None:
@@ -124,17 +150,17 @@ class _Worker:
         chunk = os.read(self.out, 1 << 20)
         return chunk or None
 
-    def ask(
-        self, job: str, args: dict[str, Any], body: bytes, seconds: float
-    ) -> tuple[int, bytes, bool]:
-        """The worker's status, JSON text and whether it ends after this answer;
-        TimeoutError past ``seconds``, EOFError if it died."""
-        deadline = time.monotonic() + seconds
+    def send(self, job: str, args: dict[str, Any], body: bytes) -> None:
+        """Hand the worker a job; BrokenPipeError if it had died (it never saw the job)."""
         self.last_words = b""  # why it dies is told by what it says on this request
         head = json.dumps({"job": job, "args": args, "size": len(body)}).encode()
         self.stdin.write(head + b"\n")
         self.stdin.write(body)
         self.stdin.flush()
+
+    def answer(self, deadline: float) -> tuple[int, bytes, bool]:
+        """The worker's status, JSON text and whether it ends after this answer;
+        TimeoutError past ``deadline``, EOFError if it died."""
         line = self._line(deadline)
         if line is None:
             raise TimeoutError if time.monotonic() >= deadline else EOFError
@@ -170,35 +196,44 @@ class _Worker:
         return why_it_died(self.process.returncode, self.last_words, self.memory_mb)
 
     def alive(self) -> bool:
+        """Whether the process runs; one that ended is reaped here (no zombie)."""
         return self.process.poll() is None
 
     def kill(self) -> None:
-        self.process.kill()
+        """End the process and close its pipes, whatever state it is in: dead already,
+        its stdin broken (closing flushes nothing into a dead pipe), half started."""
+        with suppress(ProcessLookupError):
+            self.process.kill()
         self.process.wait()
-        self.stdin.close()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                with suppress(OSError, ValueError):
+                    stream.close()
         self._stderr.join(2)
-        assert self.process.stdout is not None and self.process.stderr is not None
-        self.process.stdout.close()
-        self.process.stderr.close()
 
 
 class Pool:
-    """``workers`` checking processes behind a queue of ``queue`` waiting requests."""
+    """``workers`` checking processes behind a queue of ``queue`` waiting requests.
+
+    It heals: a worker that dies at any moment (idle, checking, loading) is reaped and
+    replaced, and ``state()`` tells how many are alive of how many wanted."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._idle: queue.Queue[_Worker] = queue.Queue()
-        self._spare: queue.Queue[_Worker] = queue.Queue()  # loaded, to replace a killed one
         self._lock = threading.Lock()
+        self._free = threading.Condition(self._lock)  # an idle worker was added
+        self._idle: list[_Worker] = []
+        self._spare: list[_Worker] = []  # loaded, to replace a killed one at once
+        self._busy: set[_Worker] = set()
         self._admitted = 0
-        self._running = 0
+        self._loading = 0
+        self._failures = 0  # starts that failed in a row
         self._started = False
         self._closed = threading.Event()
         self._threads = ThreadPoolExecutor(
             limits.workers + limits.queue, thread_name_prefix="adjudicator-pool"
         )
         self.recycled = 0
-        self._all: set[_Worker] = set()  # idle or checking: every one is ended on close
 
     def start(self) -> None:
         """Start the workers (the first call does; later calls return at once)."""
@@ -206,22 +241,42 @@ class Pool:
             if self._started:
                 return
             self._started = True
-        for _ in range(self.limits.workers):
-            self._add(_Worker(self.limits.memory_mb))
+        for _place in range(self.limits.workers):
+            try:
+                self._add(_Worker(self.limits.memory_mb))
+            except (RuntimeError, OSError):
+                self._failed()
+                self._spawn(self._add)  # tried again in the background until it starts
         self._spawn(self._keep)
+        threading.Thread(target=self._watch, name="adjudicator-watch", daemon=True).start()
 
     def state(self) -> dict[str, Any]:
-        """What ``/readyz`` tells: the workers, how many run and wait, how many were recycled."""
-        return {
-            "workers": self.limits.workers,
-            "running": self._running,
-            "waiting": max(0, self._admitted - self._running),
-            "recycled": self.recycled,
-        }
+        """What ``/readyz`` tells: workers alive of those wanted, how many check and wait,
+        how many load, how many were recycled."""
+        with self._lock:
+            alive = self._alive()
+            return {
+                "workers": self.limits.workers,
+                "alive": alive,
+                "loading": self._loading,
+                "running": len(self._busy),
+                "waiting": max(0, self._admitted - len(self._busy)),
+                "recycled": self.recycled,
+            }
+
+    def _alive(self) -> int:
+        return sum(w.alive() for w in self._idle) + sum(w.alive() for w in self._busy)
 
     def live(self) -> int:
-        """Workers ready or checking (a recycled one counts once its replacement is up)."""
-        return self._idle.qsize() + self._running
+        """Workers alive, ready or checking (a recycled one counts once its replacement is up)."""
+        with self._lock:
+            return self._alive()
+
+    def healthy(self) -> bool:
+        """False when no worker is alive and the last :data:`FAILED_STARTS` starts failed:
+        the pool cannot restore itself, the process should be restarted."""
+        with self._lock:
+            return not (self._failures >= FAILED_STARTS and self._alive() == 0)
 
     @contextmanager
     def admitted(self) -> Iterator[None]:
@@ -251,83 +306,149 @@ class Pool:
         return await loop.run_in_executor(self._threads, self._call, job, args, body)
 
     def _call(self, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
+        with i18n.speaking(args.get("lang") or i18n.SOURCE):  # this thread's lines too
+            return self._run(job, args, body)
+
+    def _run(self, job: str, args: dict[str, Any], body: bytes) -> tuple[int, bytes]:
         self.start()
         limit = self.limits.time_limit
-        try:  # a request that waited a whole time limit for a worker is told to come back
-            worker = self._idle.get(timeout=limit)
-        except queue.Empty:
-            raise Refused(
-                429, "the server is busy; try again shortly", max(1, round(limit))
-            ) from None
-        with self._lock:
-            self._running += 1
+        deadline = time.monotonic() + limit
+        while True:  # a worker found dead as the job is handed over never saw it: another
+            worker = self._take(deadline)
+            try:
+                worker.send(job, args, body)
+                break
+            except OSError:
+                self._recycle(worker)
         try:
-            status, data, ending = worker.ask(job, args, body, limit)
+            status, data, ending = worker.answer(time.monotonic() + limit)
         except (TimeoutError, EOFError, OSError) as exc:
             why = None if isinstance(exc, TimeoutError) else worker.died()
             self._recycle(worker)
             if why is None:
-                raise Refused(503, BUSY.format(limit=f"{limit:g}")) from None
+                raise Refused(503, _(BUSY).format(limit=f"{limit:g}")) from None
             raise Refused(503, why) from None
-        finally:
-            with self._lock:
-                self._running -= 1
         if ending:  # it answered and ends (past its memory): another takes its place
             self._recycle(worker)
         else:
-            self._idle.put(worker)
+            with self._free:
+                self._busy.discard(worker)
+                self._idle.append(worker)
+                self._free.notify()
         return status, data
 
-    def _recycle(self, worker: _Worker) -> None:
-        """Kill ``worker``; the spare (loaded already) takes its place at once and another
-        spare is started in the background.  Without the spare, a client posting heavy
-        records in a loop took the one worker left for the others while a replacement
-        loaded (small requests' p99 1.9 s)."""
-        worker.kill()
-        with self._lock:
-            self._all.discard(worker)
-        self.recycled += 1
+    def _take(self, deadline: float) -> _Worker:
+        """An idle worker that is alive, marked busy; a dead one met on the way is
+        replaced; a request that waited a whole time limit is told to come back."""
+        dead: list[_Worker] = []
         try:
-            self._idle.put(self._spare.get_nowait())
-        except queue.Empty:
-            self._spawn(self._add)  # no spare ready: the place waits for a new worker
+            with self._free:
+                while True:
+                    while self._idle:
+                        worker = self._idle.pop()
+                        if worker.alive():
+                            self._busy.add(worker)
+                            return worker
+                        dead.append(worker)
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise Refused(
+                            429,
+                            "the server is busy; try again shortly",
+                            max(1, round(self.limits.time_limit)),
+                        )
+                    self._free.wait(left)
+        finally:
+            for worker in dead:
+                self._recycle(worker)
+
+    def _recycle(self, worker: _Worker) -> None:
+        """Kill ``worker`` (dead or not: reaped either way); the spare (loaded already)
+        takes its place at once and another spare is started in the background.
+        Without the spare, a client posting heavy records in a loop took the one
+        worker left for the others while a replacement loaded (small requests' p99
+        1.9 s)."""
+        worker.kill()
+        with self._free:
+            self._busy.discard(worker)
+            self.recycled += 1
+            spare = None
+            while self._spare and spare is None:
+                candidate = self._spare.pop()
+                if candidate.alive():
+                    spare = candidate
+                else:
+                    candidate.kill()
+            if spare is not None:
+                self._idle.append(spare)
+                self._free.notify()
+        if self._closed.is_set():
             return
-        self._spawn(self._keep)
+        self._spawn(self._keep if spare is not None else self._add)
+
+    def _watch(self) -> None:
+        """Find the workers (idle or spare) that died while nobody asked them anything,
+        reap them and start their replacements; the checking ones are their requests'."""
+        while not self._closed.wait(WATCH_SECONDS):
+            with self._lock:
+                dead = [w for w in self._idle if not w.alive()]
+                self._idle = [w for w in self._idle if w not in dead]
+                spares = [w for w in self._spare if not w.alive()]
+                self._spare = [w for w in self._spare if w not in spares]
+            for worker in dead:
+                self._recycle(worker)
+            for worker in spares:
+                worker.kill()
+                self._spawn(self._keep)
 
     def _spawn(self, then: Callable[[_Worker], None]) -> None:
-        """Start a worker in the background, then ``then(worker)``."""
+        """Start a worker in the background, then ``then(worker)``; tried again each
+        second while starts fail (a worker killed as it loads is one failure)."""
+        with self._lock:
+            self._loading += 1
 
         def load() -> None:
-            while not self._closed.is_set():
-                try:
-                    worker = _Worker(self.limits.memory_mb)
-                except (RuntimeError, OSError):
-                    time.sleep(1.0)  # the machine is short of something: try again
-                    continue
-                if self._closed.is_set():  # the server stopped while it loaded
-                    worker.kill()
-                else:
-                    then(worker)
-                return
+            try:
+                while not self._closed.is_set():
+                    try:
+                        worker = _Worker(self.limits.memory_mb)
+                    except (RuntimeError, OSError):
+                        self._failed()
+                        time.sleep(1.0)  # the machine is short of something: try again
+                        continue
+                    if self._closed.is_set():  # the server stopped while it loaded
+                        worker.kill()
+                    else:
+                        then(worker)
+                    return
+            finally:
+                with self._lock:
+                    self._loading -= 1
 
         threading.Thread(target=load, name="adjudicator-spawn", daemon=True).start()
+
+    def _failed(self) -> None:
+        with self._lock:
+            self._failures += 1
 
     def _keep(self, worker: _Worker) -> None:
         """Hold ``worker`` as the spare."""
         with self._lock:
-            self._all.add(worker)
-        self._spare.put(worker)
+            self._failures = 0
+            self._spare.append(worker)
 
     def _add(self, worker: _Worker) -> None:
-        with self._lock:
-            self._all.add(worker)
-        self._idle.put(worker)
+        with self._free:
+            self._failures = 0
+            self._idle.append(worker)
+            self._free.notify()
 
     def close(self) -> None:
-        """End every worker, idle or checking (the server is stopping)."""
+        """End every worker, idle, spare or checking (the server is stopping)."""
         self._closed.set()
         self._threads.shutdown(wait=False, cancel_futures=True)
         with self._lock:
-            workers, self._all = self._all, set()
+            workers = [*self._idle, *self._spare, *self._busy]
+            self._idle, self._spare, self._busy = [], [], set()
         for worker in workers:
             worker.kill()

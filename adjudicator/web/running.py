@@ -22,6 +22,8 @@ import h11
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from adjudicator.web.worker import give_back_large_blocks
+
 ADDRESS_IN_USE = 2
 """Exit status of ``serve`` when the address is taken (docs/limits.md): a command-line
 mistake, said before any address is announced."""
@@ -98,24 +100,50 @@ def descriptors() -> int:
     return soft
 
 
+WRITE_TIMEOUT = 10.0
+"""Seconds an answer may sit unread in a connection's send buffer (above its high-water
+mark, so at most about 64 KB) before the connection is cut and the answer dropped: a
+client that posted a record and never read its 25 MB answer held it for ever."""
+
+
 def protocol(header_timeout: float, max_connections: int) -> type[H11Protocol]:
-    """uvicorn's HTTP/1.1 protocol with what it lacks: a connection must send its request's
-    headers within ``header_timeout`` seconds (uvicorn times out only idle keep-alive
-    connections, so 1,100 silent sockets held the server's every descriptor), and past
-    ``max_connections`` the longest-idle connection is closed to make room."""
+    """uvicorn's HTTP/1.1 protocol with what it lacks:
+
+    - every request's headers must arrive within ``header_timeout`` seconds, the first
+      of a connection and each later one on it (uvicorn times out only idle keep-alive
+      connections: 1,100 silent sockets held every descriptor, 999 trickling their
+      second request's headers stayed 40 s);
+    - past ``max_connections`` the quietest connection that holds nothing being checked
+      (idle, or sending its body) is cut to let the newcomer in, never the newcomer
+      (1,001 bodies held one byte short locked every new client out for 20-30 s);
+    - an answer the client does not read for :data:`WRITE_TIMEOUT` seconds is dropped
+      with its connection (uvicorn's flow control waits for ever)."""
 
     class Guarded(H11Protocol):
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self.idle_since = self.loop.time()
+            self.heard = self.loop.time()  # when it last sent a byte or got an answer
             self.header_timer = self.loop.call_later(header_timeout, self.headers_late)
+            self.write_timer: asyncio.TimerHandle | None = None
             if len(self.connections) > max_connections:
                 self.make_room()
+
+        def data_received(self, data: bytes) -> None:
+            self.heard = self.loop.time()
+            super().data_received(data)
 
         def waiting(self) -> bool:
             """No request being read or answered on this connection."""
             return self.conn.their_state is h11.IDLE and (
                 self.cycle is None or self.cycle.response_complete
+            )
+
+        def sending_body(self) -> bool:
+            """Its request's body is still arriving and no answer has begun."""
+            return (
+                self.conn.their_state is h11.SEND_BODY
+                and self.cycle is not None
+                and not self.cycle.response_started
             )
 
         def headers_late(self) -> None:
@@ -124,19 +152,51 @@ def protocol(header_timeout: float, max_connections: int) -> type[H11Protocol]:
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            self.idle_since = self.loop.time()
-            self.header_timer.cancel()  # keep-alive: uvicorn's own timeout takes over
+            self.heard = self.loop.time()
+            self.header_timer.cancel()  # the next request's headers: as long as the first's
+            if not self.transport.is_closing():
+                self.header_timer = self.loop.call_later(header_timeout, self.headers_late)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self.write_timer is None:
+                self.write_timer = self.loop.call_later(WRITE_TIMEOUT, self.unread)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self.write_timer is not None:
+                self.write_timer.cancel()
+                self.write_timer = None
+
+        def unread(self) -> None:
+            """The client read nothing for :data:`WRITE_TIMEOUT` s: drop what is buffered
+            (``close()`` would keep it until sent) and the connection."""
+            self.write_timer = None
+            self.transport.abort()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self.header_timer.cancel()
+            if self.write_timer is not None:
+                self.write_timer.cancel()
+                self.write_timer = None
             super().connection_lost(exc)
 
         def make_room(self) -> None:
-            idle = [c for c in self.connections if isinstance(c, Guarded) and c.waiting()]
-            idle.sort(key=lambda c: c.idle_since)
-            for other in idle[: len(self.connections) - max_connections]:
-                other.transport.close()
+            """Cut the quietest idle or body-sending connections, the newcomer spared;
+            with none to cut, the newcomer is turned away (the server is busy checking)."""
+            others = [
+                c
+                for c in self.connections
+                if isinstance(c, Guarded) and c is not self and (c.waiting() or c.sending_body())
+            ]
+            others.sort(key=lambda c: c.heard)
+            excess = len(self.connections) - max_connections
+            for other in others[:excess]:
+                other.transport.abort()  # a body's half is dropped, nothing is owed
                 self.connections.discard(other)
+            if len(self.connections) > max_connections:
+                self.transport.abort()
+                self.connections.discard(self)
 
     return Guarded
 
@@ -169,7 +229,9 @@ def config(options: Options) -> Config:
         log_level="warning",
         access_log=False,
         timeout_keep_alive=int(max(1, options.keep_alive)),
-        limit_concurrency=cap + 1,
+        # no uvicorn cap beside ours: its count of requests still held the tasks of
+        # connections just cut to make room, and answered the newcomer 503
+        limit_concurrency=None,
         backlog=BACKLOG,
         timeout_graceful_shutdown=max(1, int(options.time_limit) + 1),
     )
@@ -185,6 +247,7 @@ def _stopped(signum: int, frame: object) -> None:
 def run(options: Options, sock: socket.socket) -> None:
     """Serve on ``sock`` until SIGINT/SIGTERM, which end the process with 130/143 once
     the requests in flight are answered and the workers ended."""
+    give_back_large_blocks()
     os.environ.update(options.environment())
     access_log(options.access_log)
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator import service
 from adjudicator.i18n import _
+from adjudicator.i18n import number as grouped
 from adjudicator.invalid import cut
 from adjudicator.service import page as calls
 from adjudicator.service import routes
@@ -45,6 +46,20 @@ sends its whole body before reading (Python's urllib) reads the 413, not a reset
 BODY_BUDGET = 256 * 1024 * 1024
 """Bytes of request bodies all requests together may hold; past it 429 (40 uploads
 held one byte short of their 16 MB took 580 MB)."""
+BODY_RATE = 1024
+"""Bytes a second a request's body must keep up once :data:`BODY_GRACE` has passed;
+slower, 408 (1,001 bodies held one byte short each held a connection for the whole
+body timeout)."""
+BODY_GRACE = 5.0
+"""Seconds a body may take before :data:`BODY_RATE` applies (a phone's first bytes)."""
+ANSWER_BUDGET = 64 * 1024 * 1024
+"""Bytes of answers all connections together may hold while their clients read them;
+past it 503 with ``Retry-After`` (clients that never read their 25 MB answers took the
+server from 284 MB to 1,973 MB)."""
+CHUNK = 64 * 1024
+"""An answer is handed to the connection in pieces of this size, each waiting for the
+client to read the one before (uvicorn's flow control): what one connection buffers
+stays about 128 KB, however large the answer."""
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -179,9 +194,15 @@ class Guard:
             nonlocal seen, held, done
             if done:
                 return await receive()
+            keep_up = began + BODY_GRACE + seen / BODY_RATE  # when what came is too little
             try:
-                message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+                message = await asyncio.wait_for(
+                    receive(), min(deadline, keep_up) - time.monotonic()
+                )
             except TimeoutError:
+                if keep_up < deadline:
+                    said = _("the request body arrived slower than {rate} bytes a second")
+                    raise _Refusal(408, said.format(rate=grouped(BODY_RATE)), False) from None
                 raise _Refusal(
                     408, f"the request body did not arrive within {self.seconds:g} s", False
                 ) from None
@@ -209,7 +230,17 @@ class Guard:
                 headers += [(key, value) for key, value in SECURITY if key not in named]
                 message = {**message, "headers": headers}
             elif message["type"] == "http.response.body":
-                sent += len(message.get("body", b""))
+                body = message.get("body", b"")
+                sent += len(body)
+                if len(body) > CHUNK:  # one piece at a time: the client reads, or is cut
+                    more = message.get("more_body", False)
+                    for start in range(0, len(body), CHUNK):
+                        last = start + CHUNK >= len(body)
+                        piece = bytes(memoryview(body)[start : start + CHUNK])
+                        await send(
+                            {"type": message["type"], "body": piece, "more_body": more or not last}
+                        )
+                    return
             await send(message)
 
         try:
@@ -389,11 +420,56 @@ def _is_jsonl(request: Request) -> bool:
 
 
 async def _answer(job: str, args: dict[str, Any], request: Request) -> Response:
-    """One record's job run in the pool: its status and JSON text, as the worker made them."""
+    """One record's job run in the pool: its status and JSON text, as the worker made them,
+    held against :data:`ANSWER_BUDGET` until the client has read it (or was cut)."""
     body = await request.body()
     with pool().admitted():
         status, text = await pool().call(job, args, body)
-    return Response(text, status_code=status, media_type="application/json")
+    return _Answer(
+        _answers.hold(len(text)), text, status_code=status, media_type="application/json"
+    )
+
+
+class _Answers:
+    """Bytes of answers held for their clients, all connections together."""
+
+    def __init__(self, budget: int = ANSWER_BUDGET) -> None:
+        self.budget = budget
+        self.held = 0
+
+    def hold(self, size: int) -> Callable[[], None]:
+        """Count ``size`` bytes in (503 past the budget); what gives them back."""
+        if self.held + size > self.budget:
+            said = _(
+                "the server holds too many answers not yet read by their clients; try again shortly"
+            )
+            raise Refused(503, said, retry_after=1)
+        self.held += size
+        given = [False]
+
+        def release() -> None:
+            if not given[0]:
+                given[0] = True
+                self.held -= size
+
+        return release
+
+
+_answers = _Answers()
+
+
+class _Answer(Response):
+    """An answer that gives its bytes back to the budget however its sending ends."""
+
+    def __init__(self, release: Callable[[], None], *args: Any, **kwargs: Any) -> None:
+        self.release = release
+        super().__init__(*args, **kwargs)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 def _lines(raw: bytes) -> Iterator[tuple[int, bytes]]:
@@ -498,21 +574,27 @@ async def replay(
     return await _answer("replay", {"viewer": as_, "start": from_}, request)
 
 
-@app.get("/healthz")
-async def healthz() -> dict[str, str]:
-    """Alive: the server answers (a process manager's liveness check)."""
-    return {"status": "alive"}
+@app.get("/healthz", response_model=None)
+async def healthz() -> Response:
+    """Alive: the server answers and its pool can still be restored (503 when every
+    worker is dead and new ones fail to start: a process manager's liveness check
+    restarts the server)."""
+    if _pool is not None and not _pool.healthy():
+        return JSONResponse({"status": "failing", **_pool.state()}, 503)
+    return JSONResponse({"status": "alive"})
 
 
 @app.get("/readyz", response_model=None)
 async def readyz() -> Response:
-    """Ready: the engine is loaded in the checking workers and they take records (503 if not)."""
+    """Ready: checking workers alive of those wanted (``alive``/``workers``); 200 while at
+    least one takes records ("ready", or "degraded" while dead ones are replaced), 503
+    while none does ("starting")."""
     workers = pool()
     await asyncio.get_running_loop().run_in_executor(None, workers.start)
     state = workers.state()
-    ready = workers.live() > 0
-    body = {"status": "ready" if ready else "starting", **state}
-    return JSONResponse(body, 200 if ready else 503)
+    alive = state["alive"]
+    said = "starting" if alive == 0 else "ready" if alive >= state["workers"] else "degraded"
+    return JSONResponse({"status": said, **state}, 200 if alive else 503)
 
 
 @app.get("/api/variants")

@@ -13,16 +13,19 @@ in, ``{"status": S, "size": N}`` out) then ``N`` bytes of body.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import resource
 import sys
 from typing import Any, BinaryIO
 
-BUSY = "this record takes longer than {limit} s to check here; use adjudicator check"
+from adjudicator.i18n import N_
+
+BUSY = N_("this record takes longer than {limit} s to check here; use adjudicator check")
 """The one line of a request past the time limit (HTTP 503)."""
 
-MEMORY = "this record needs more than {limit} MB of memory to check here; use adjudicator check"
+MEMORY = N_("this record needs more than {limit} MB of memory to check here; use adjudicator check")
 """The one line of a request past one worker's memory limit (HTTP 503)."""
 
 
@@ -69,6 +72,29 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
     raise ValueError(f"no such job: {job}")
 
 
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameter: blocks at least this large are mapped, and unmapped
+when freed."""
+
+
+def give_back_large_blocks(threshold: int = 1 << 20) -> None:
+    """Keep glibc's mmap threshold at ``threshold`` bytes, in the server and in each
+    worker: a record's or an answer's megabytes go back to the system once dropped.
+    Left to itself glibc raises the threshold to the largest block freed, and then keeps
+    the next ones in its heaps: four answers of 7 MB left the server 31 MB larger after
+    they were dropped, for good."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: its own allocator
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, threshold)
+
+
+def _said(message: str, lang: str | None) -> str:
+    """``message`` in the request's language."""
+    from adjudicator import i18n
+
+    with i18n.speaking(lang or i18n.SOURCE):
+        return i18n._(message)
+
+
 def _read_exactly(stream: BinaryIO, size: int) -> bytes:
     data = stream.read(size)
     if len(data) != size:
@@ -88,7 +114,8 @@ def serve(inp: BinaryIO, out: BinaryIO, memory_mb: int) -> None:
         try:
             status, answer = run(job["job"], job.get("args") or {}, body)
         except MemoryError:
-            status, answer = 503, json.dumps({"error": MEMORY.format(limit=memory_mb)}).encode()
+            said = _said(MEMORY, (job.get("args") or {}).get("lang"))
+            status, answer = 503, json.dumps({"error": said.format(limit=memory_mb)}).encode()
             died = True  # a process that ran out may hold broken state: the pool starts another
         except Exception as exc:  # the server answers 500
             status = 500
@@ -105,6 +132,7 @@ def serve(inp: BinaryIO, out: BinaryIO, memory_mb: int) -> None:
 def main() -> None:
     """``python -m adjudicator.web.worker MEMORY_MB``: the pool starts it, nobody else."""
     memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    give_back_large_blocks()
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed by accident may corrupt the answers
     from adjudicator.service import page  # noqa: F401 - loaded before 'ready': the engine is up
