@@ -323,7 +323,7 @@ function drawRuling() {
     if (v.legal.length) card.append(alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: trn("and {count} more with cards hidden from {viewer}", "and {count} more with cards hidden from {viewer}", v.legal_hidden, { viewer: page.viewer }) }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: trn("and {count} more with a card nobody has seen", "and {count} more with a card nobody has seen", v.with_unseen) }));
-    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : tr("The table: {what}. Play goes on.", { what: v.table }) }));
+    if (v.table) card.append(el("p", { class: "hint", text: v.unplayable ? tr("{why}: play stops here.", { why: v.unplayable }) : (v.table === "stands" ? tr("The table let it stand. Play goes on.") : tr("The table took it back. Play goes on.")) }));
     box.append(card);
     if (!EMBEDDED && step.violation && !step.violation.table && page.pos === r.steps.length) {
       // the decisions, apart from the ruling: each keeps the disputed action in the record, marked

@@ -121,7 +121,10 @@ function startWorker() {
   let started, failed;
   ready = new Promise((resolve, reject) => { started = resolve; failed = reject; });
   ready.catch(() => {}); // the failure is shown on the page; callers see it when they await
-  answers = fetch(new URL("static/answers.json", location.href)).then((r) => r.json()).catch(() => ({}));
+  // in the page's language (the variants' titles, the house rules' descriptions), as serve answers
+  answers = inWords(() => fetch(new URL(`static/answers/${language()}.json`, location.href)))
+    .then((r) => r.json())
+    .catch(() => ({}));
   if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
     failure = noWasm;
     status(failure, true);

@@ -1,0 +1,134 @@
+"""The static site's second pass (issues 41 and 39): what a stranger at the table still hit.
+
+Samples, the house rules in the page's language, the table's decision in its words, the
+embedding API from the first script, one download on a first visit, and an in-browser
+engine that no record kills.  The site is built once per run (as tests/test_site.py
+builds it), served by ``python -m http.server`` on 127.0.0.1 and opened in Chromium at
+390×844.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from test_site import link, phone, readme_dispute, started, static_server
+from web_browser import launch
+
+from adjudicator import i18n
+from adjudicator.web import site
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    try:
+        site.build(out)
+    except site.SiteError as exc:
+        pytest.fail(f"adjudicator site: {exc}", pytrace=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        found = launch(playwright)
+        yield found
+        found.close()
+
+
+def words(code: str, english: str) -> str:
+    """The page's words for ``english`` in ``code`` (page.po), English itself for English."""
+    said = i18n.page_catalogue(code).get(english, english) if code != i18n.SOURCE else english
+    assert isinstance(said, str)
+    return said
+
+
+def opened(page: Page, origin: str, address: str = "/") -> None:
+    page.goto(origin + address)
+    started(page)
+
+
+# --- Samples, in the phone (issue 41, point 1) -------------------------------------------
+
+
+def test_samples_list_and_open_on_the_static_site(folder: Path, browser: Browser) -> None:
+    """The phone's wheel carries the samples: Samples lists them and opens one, as under serve."""
+    players = json.loads((SAMPLES / "pagat_3p_full.json").read_text(encoding="utf-8"))["players"]
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        page = context.new_page()
+        opened(page, origin)
+        page.locator("#go-samples").click()
+        sample = page.get_by_role("button", name="pagat_3p_full", exact=True)
+        sample.wait_for(timeout=60_000)
+        listed = page.locator("#samples li").count()
+        sample.click()
+        page.wait_for_selector("#screen-table:not([hidden])", timeout=60_000)
+        table = page.locator("#screen-table").inner_text()
+        errors = page.locator(".fault, #error:not([hidden])").all_inner_texts()
+    assert listed == len(list(SAMPLES.glob("*.json")))
+    assert not errors, errors
+    assert all(name in table for name in players), table[:300]
+    assert not outside, f"requests left the origin: {outside}"
+
+
+# --- the set-up form in the page's language (issue 41, point 4) ----------------------------
+
+
+@pytest.mark.parametrize("locale", ["sv-SE", "fi-FI", "nb-NO"])
+def test_variant_titles_and_house_rules_in_the_pages_language(
+    folder: Path, browser: Browser, locale: str
+) -> None:
+    """As serve shows them: each variant's title and each option's description translated."""
+    code = locale.split("-")[0]
+    with i18n.speaking(code):
+        from adjudicator.service import page as service
+
+        title = next(v["title"] for v in service.variants() if v["name"] == "pagat")
+        decks = next(o for o in service.variant("pagat")["options"] if o["name"] == "decks")
+    english = next(o for o in _english_options() if o["name"] == "decks")["description"]
+    assert decks["description"] != english, "the catalogue has no translation to show"
+    with static_server(folder) as (origin, _), phone(browser, origin, locale) as (context, _o):
+        page = context.new_page()
+        page.goto(origin + "/")
+        page.wait_for_selector(f"html[lang={code}]", state="attached", timeout=60_000)
+        page.wait_for_function("document.querySelectorAll('#rule-switches .hint').length > 5")
+        options = page.locator("#variant option").all_inner_texts()
+        page.locator("#house-rules summary").first.click()
+        rules = page.locator("#rule-switches").inner_text()
+    assert f"pagat — {title}" in options
+    assert decks["description"].split(". ")[0] + "." in rules
+    assert english.split(". ")[0] not in rules
+
+
+def _english_options() -> list[dict[str, object]]:
+    from adjudicator.service import page as service
+
+    with i18n.speaking(i18n.SOURCE):
+        options: list[dict[str, object]] = service.variant("pagat")["options"]
+    return options
+
+
+# --- the table's decision in the page's words (issue 41, point 6) --------------------------
+
+
+@pytest.mark.parametrize("locale", ["sv-SE", "fi-FI", "nb-NO", "en-GB"])
+def test_after_let_it_stand_the_note_is_in_the_pages_language(
+    folder: Path, browser: Browser, locale: str
+) -> None:
+    code = locale.split("-")[0]
+    with static_server(folder) as (origin, _), phone(browser, origin, locale) as (context, _o):
+        page = context.new_page()
+        opened(page, origin, "/" + link(readme_dispute()))
+        page.wait_for_selector("#ruling .violation", timeout=60_000)
+        page.get_by_role("button", name=words(code, "Let it stand"), exact=True).click()
+        note = words(code, "The table let it stand. Play goes on.")
+        page.wait_for_selector(f"#ruling .hint:text-is('{note}')", timeout=60_000)
+        ruling = page.locator("#ruling").inner_text()
+    assert "stands" not in ruling
+    assert code == "en" or note != "The table let it stand. Play goes on."
