@@ -132,3 +132,39 @@ def test_after_let_it_stand_the_note_is_in_the_pages_language(
         ruling = page.locator("#ruling").inner_text()
     assert "stands" not in ruling
     assert code == "en" or note != "The table let it stand. Play goes on."
+
+
+# --- the embedding API from the first script (issue 41, point 13) --------------------------
+
+SEEN_AT_DOM_CONTENT_LOADED = """
+document.addEventListener("DOMContentLoaded", () => {
+  const api = window.adjudicator;
+  window.seen = api === undefined ? "undefined"
+    : [typeof api.ready.then, typeof api.check, typeof api.legal, api.engine].join(" ");
+  window.seenApi = api;
+});
+"""
+
+
+def test_window_adjudicator_is_there_at_dom_content_loaded_every_load(
+    folder: Path, browser: Browser
+) -> None:
+    """An embedding script meets ``window.adjudicator`` and its ``ready`` at once, however the
+    module imports race; the object it met is the one that answers once the engine is up."""
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script(SEEN_AT_DOM_CONTENT_LOADED)
+        page = context.new_page()
+        seen = []
+        for _load in range(8):
+            page.goto(origin + "/")
+            page.wait_for_function("window.seen !== undefined")
+            seen.append(page.evaluate("window.seen"))
+        assert seen == ["function function function worker"] * 8
+        started(page)
+        verdict = page.evaluate(
+            "t => window.seenApi.ready.then(() => window.seenApi.check(t))",
+            json.dumps(readme_dispute()),
+        )
+        same = page.evaluate("window.seenApi === window.adjudicator")
+    assert verdict["status"] == "illegal" and same
+    assert not outside, f"requests left the origin: {outside}"

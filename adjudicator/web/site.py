@@ -43,14 +43,15 @@ THEME = "#1d5c3a"
 """The felt's green: the manifest's theme colour and the icons' ground."""
 
 PAGE_FILES = (
+    "static/adjudicator.js",
     "static/app.js",
     "static/style.css",
     "static/engine.js",
     "static/i18n.js",
     "static/qrcode.mjs",
 )
-"""The page's own files, beside index.html, whichever engine answers it (i18n.js, which
-index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
+"""The page's own files, beside index.html, whichever engine answers it (adjudicator.js and
+i18n.js, which index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
 SITE_FILES = ("static/worker.js",)
 """Files only the static site needs: the in-browser engine."""
 PYODIDE_FILES = (

@@ -4,7 +4,8 @@
 // the same JSON: the worker runs the dispatcher the HTTP API runs.
 //
 // Also here: the start-up line (downloading, starting Python, loading the rules), the
-// service worker's registration, and the embedding API, window.adjudicator:
+// service worker's registration, and the embedding API's calls (window.adjudicator, made by
+// adjudicator.js, the page's first script, before any import):
 //   await adjudicator.ready                 the engine has started
 //   await adjudicator.check(recordText)     the object `adjudicator check --json` prints
 //   await adjudicator.legal(recordText, at) the object `adjudicator legal --json` prints
@@ -195,10 +196,15 @@ async function data(path, body) {
 const started = ready.then(() => true);
 started.catch(() => {}); // shown on the page; whoever awaits it sees the reason
 
-window.adjudicator = Object.freeze({
+const embedding = {
   engine: mode,
   ready: started,
   check: (recordText) => data("/api/check", String(recordText)),
   legal: (recordText, at) =>
     data(at === undefined || at === null ? "/api/legal" : `/api/legal?at=${encodeURIComponent(at)}`, String(recordText)),
-});
+};
+// adjudicator.js, the page's first script, made window.adjudicator already: it gets the
+// calls; a page without it (an app's own, loading only this module) gets them here
+const attach = globalThis.adjudicator && globalThis.adjudicator[Symbol.for("adjudicator.attach")];
+if (attach) attach(embedding);
+else window.adjudicator = Object.freeze(embedding);
