@@ -9,13 +9,17 @@ builds it), served by ``python -m http.server`` on 127.0.0.1 and opened in Chrom
 
 from __future__ import annotations
 
+import base64
 import json
+import subprocess
+import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from test_site import link, phone, readme_dispute, started, static_server
+from test_site import START, link, phone, readme_dispute, started, static_server
 from web_browser import launch
 
 from adjudicator import i18n
@@ -168,3 +172,94 @@ def test_window_adjudicator_is_there_at_dom_content_loaded_every_load(
         same = page.evaluate("window.seenApi === window.adjudicator")
     assert verdict["status"] == "illegal" and same
     assert not outside, f"requests left the origin: {outside}"
+
+
+# --- the page's engine never dies of a record (issue 39, point 9) --------------------------
+
+
+def packed(text: str) -> str:
+    """``#record=`` + base64url of raw DEFLATE, as the page shares, for any text."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = pack.compress(text.encode()) + pack.flush()
+    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def test_json_nested_3000_deep_is_an_invalid_record_and_the_engine_lives_on(
+    folder: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """As the command line says it, one line; the next record (a link, then a check) works."""
+    deep = "[" * 3000 + "]" * 3000
+    (tmp_path / "deep.json").write_text(deep)
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "check", "--json", str(tmp_path / "deep.json")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    said = json.loads(done.stdout)["error"]
+    assert said == "not a record: JSON nested too deeply to read", done.stdout
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        page = context.new_page()
+        opened(page, origin)
+        checked = page.evaluate("t => adjudicator.check(t)", deep)
+        page.goto(origin + "/" + packed(deep))
+        page.wait_for_selector(f"text={said}", timeout=60_000)
+        page.goto(origin + "/" + link(readme_dispute()))
+        page.wait_for_selector("#ruling .violation", timeout=START)
+        again = page.evaluate("t => adjudicator.check(t)", json.dumps(readme_dispute()))
+    assert checked["status"] == "invalid" and checked["error"] == said
+    assert again["status"] == "illegal"
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def bomb(size: int) -> str:
+    """A link whose record inflates to ``size`` bytes of spaces (about 1 KB a MB)."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    piece = b" " * (1 << 20)
+    raw = b"".join(pack.compress(piece) for _ in range(size >> 20)) + pack.flush()
+    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+TIMED = """
+window.addEventListener("hashchange", () => { window.asked = performance.now(); }, true);
+new MutationObserver(() => {
+  const said = document.getElementById("error");
+  const shown = said && !said.hidden && said.textContent;
+  if (shown && window.refused === undefined) window.refused = performance.now();
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+"""
+
+
+def test_a_link_inflating_to_a_gigabyte_is_stopped_at_the_cap_quickly(
+    folder: Path, browser: Browser
+) -> None:
+    """Inflated a piece at a time as it is read: refused at the cap in a fraction of the
+    time a whole gigabyte takes to inflate (about 3 s, and 1 GB held)."""
+    address = bomb(1 << 30)
+    assert 900_000 < len(address) < 1_500_000
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script(TIMED)
+        page = context.new_page()
+        opened(page, origin)
+        page.evaluate("a => { location.hash = a; }", address)
+        page.wait_for_function("window.refused !== undefined", timeout=60_000)
+        took = page.evaluate("window.refused - window.asked")
+        said = page.locator("#error").inner_text()
+    assert "inflates to more than 2 MB" in said
+    assert took < 1000, f"{took:.0f} ms to refuse"
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def test_one_bound_on_nesting_whatever_the_strings_hold() -> None:
+    """MAX_NESTING levels are read; one more is the one line, brackets and escapes inside
+    strings counted as text (the bound is the command line's and the phone's alike)."""
+    from adjudicator.invalid import RecordError
+    from adjudicator.limits import MAX_NESTING
+    from adjudicator.record.build import loads
+
+    tricky = '"]]]\\\\", "\\"[[[", "{{"'
+    inside = tricky + ", " + "[" * (MAX_NESTING - 1) + "]" * (MAX_NESTING - 1)
+    assert loads("[" + inside + "]")[:3] == ["]]]\\", '"[[[', "{{"]
+    with pytest.raises(RecordError, match="nested too deeply"):
+        loads("[[" + inside + "]]")
+    closing = '"' + "]" * 600 + '", ' + "[" * 600 + "]" * 600  # no closer hides an opener
+    with pytest.raises(RecordError, match="nested too deeply"):
+        loads("[" + closing + "]")

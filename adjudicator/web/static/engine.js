@@ -133,19 +133,32 @@ function startWorker() {
     return;
   }
   status(STAGES.download);
-  worker = new Worker(new URL("static/worker.js", location.href), { type: "module" });
-  worker.onmessage = (event) => {
-    const message = event.data;
-    if (message.progress) status(STAGES[message.progress]);
-    else if (message.ready) { status(""); started(); }
-    else if (message.failed) fail(message.failed);
-    else {
-      const settle = waiting.get(message.id);
-      waiting.delete(message.id);
-      settle({ status: message.status, data: JSON.parse(message.text) });
-    }
+  let up = false; // the engine answered ready once: a worker lost later is started again
+  const spawn = () => {
+    worker = new Worker(new URL("static/worker.js", location.href), { type: "module" });
+    worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.progress) status(STAGES[message.progress]);
+      else if (message.ready) { up = true; status(""); started(); }
+      else if (message.failed) fail(message.failed);
+      else if (message.crashed) restart();
+      else {
+        const settle = waiting.get(message.id);
+        waiting.delete(message.id);
+        settle({ status: message.status, data: JSON.parse(message.text) });
+      }
+    };
+    worker.onerror = (event) => (up ? restart() : fail(event.message || tr("the worker stopped")));
   };
-  worker.onerror = (event) => fail(event.message || tr("the worker stopped"));
+  function restart() {
+    // Python died of a record (out of stack or memory): its calls are refused in one line
+    // and a fresh engine starts for the next record, the page's files from its cache
+    const error = tr("the engine in this browser stopped on this record (too large for it); it starts again for the next one");
+    worker.terminate();
+    for (const settle of waiting.values()) settle({ status: 500, data: { error } });
+    waiting.clear();
+    spawn();
+  }
   function fail(why) {
     failure = () => failedWith(why);
     status(failure, true);
@@ -153,6 +166,7 @@ function startWorker() {
     for (const settle of waiting.values()) settle({ status: 503, data: { error: failure() } });
     waiting.clear();
   }
+  spawn();
 }
 
 function posted(path, body) {
