@@ -10,16 +10,21 @@ builds it), served by ``python -m http.server`` on 127.0.0.1 and opened in Chrom
 from __future__ import annotations
 
 import base64
+import http.server
 import json
 import subprocess
 import sys
+import threading
 import zlib
+from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from test_site import START, link, phone, readme_dispute, started, static_server
+from test_site import PHONE, START, link, phone, readme_dispute, started, static_server
 from web_browser import launch
 
 from adjudicator import i18n
@@ -263,3 +268,58 @@ def test_one_bound_on_nesting_whatever_the_strings_hold() -> None:
     closing = '"' + "]" * 600 + '", ' + "[" * 600 + "]" * 600  # no closer hides an opener
     with pytest.raises(RecordError, match="nested too deeply"):
         loads("[" + closing + "]")
+
+
+# --- one download (issue 41) ---------------------------------------------------------------
+
+
+@contextmanager
+def counting_server(root: Path) -> Iterator[tuple[str, Counter[str], Counter[str]]]:
+    """A static host on 127.0.0.1 that counts, per path, the bodies it sent and their bytes
+    (a 304 sends none): what a first visit really downloads, whoever asked for it."""
+    sent: Counter[str] = Counter()
+    bodies: Counter[str] = Counter()
+
+    class Counting(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(root), **kwargs)
+
+        def copyfile(self, source: Any, outputfile: Any) -> None:
+            data = source.read()
+            path = self.path.split("?")[0]
+            sent[path] += len(data)
+            bodies[path] += 1
+            outputfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", sent, bodies
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_first_visit_downloads_each_file_once(folder: Path, browser: Browser) -> None:
+    """The engine's files and the service worker's cache come from one download: the whole
+    folder is fetched once (at most 1.1× its size), no file twice; then it works offline."""
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    with counting_server(folder) as (origin, sent, bodies):
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        opened(page, origin)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=START)
+        page.evaluate("navigator.serviceWorker.ready")
+        total = sum(sent.values())
+        twice = {path: n for path, n in bodies.items() if n > 1}
+        context.set_offline(True)
+        again = context.new_page()
+        opened(again, origin, "/" + link(readme_dispute()))
+        again.wait_for_selector("#ruling .violation", timeout=START)
+        context.close()
+    assert not twice, f"downloaded more than once: {twice}"
+    assert total <= 1.1 * size, f"{total:,} bytes for a folder of {size:,}"

@@ -166,7 +166,7 @@ function startWorker() {
     for (const settle of waiting.values()) settle({ status: 503, data: { error: failure() } });
     waiting.clear();
   }
-  spawn();
+  kept().then(spawn);
 }
 
 function posted(path, body) {
@@ -190,14 +190,29 @@ export async function call(path, body) {
   return posted(path, body);
 }
 
-if (mode === "worker") startWorker();
-else ready = Promise.resolve();
-
 // --- the service worker: the page's files kept for the network being off ----------------------
 
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("sw.js").catch(() => {});
+const registering = "serviceWorker" in navigator && window.isSecureContext
+  ? navigator.serviceWorker.register("sw.js").catch(() => null)
+  : Promise.resolve(null);
+
+/** On a first visit, the service worker's install: it downloads every file of the site once,
+ * and the engine started after it fetches through it (from its cache), not a second time.
+ * Without one (no HTTPS, refused, a hard reload past it) the engine fetches for itself. */
+async function kept() {
+  const registration = await registering;
+  if (!registration || navigator.serviceWorker.controller) return;
+  const coming = registration.installing || registration.waiting;
+  if (!coming) return;
+  await new Promise((done) => {
+    navigator.serviceWorker.addEventListener("controllerchange", done, { once: true });
+    coming.addEventListener("statechange", () => coming.state === "redundant" && done());
+    if (navigator.serviceWorker.controller || coming.state === "redundant") done();
+  });
 }
+
+if (mode === "worker") startWorker();
+else ready = Promise.resolve();
 
 // --- the embedding API ----------------------------------------------------------------------
 
