@@ -323,3 +323,39 @@ def test_a_first_visit_downloads_each_file_once(folder: Path, browser: Browser) 
         context.close()
     assert not twice, f"downloaded more than once: {twice}"
     assert total <= 1.1 * size, f"{total:,} bytes for a folder of {size:,}"
+
+
+LONG_TASKS = """
+window.longest = 0;
+new PerformanceObserver((list) => {
+  for (const task of list.getEntries()) window.longest = Math.max(window.longest, task.duration);
+}).observe({ type: "longtask", buffered: true });
+"""
+
+
+def test_a_heavy_record_is_judged_in_the_worker_the_page_tappable_and_saying_so(
+    folder: Path, browser: Browser
+) -> None:
+    """70,000 actions (each taken back, each an irregularity kept): the engine works for
+    seconds in its worker; meanwhile the page says it is judging, a tap changes the
+    screen, and no task on the page's thread is long (PerformanceObserver 'longtask')."""
+    heavy = readme_dispute()
+    heavy["actions"] = [heavy["actions"][0], *["Bo play 2H -- taken back"] * 70_000]
+    heavy["actions"] += readme_dispute()["actions"][1:]
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script(LONG_TASKS)
+        page = context.new_page()
+        opened(page, origin)
+        page.evaluate("() => { window.longest = 0; }")
+        page.evaluate("a => { location.hash = a; }", packed(json.dumps(heavy)))
+        page.wait_for_selector("#engine:has-text('Judging the record')", timeout=60_000)
+        page.locator("#go-new").click(timeout=2_000)
+        page.wait_for_selector("#screen-new:not([hidden])", timeout=2_000)
+        page.wait_for_selector("#ruling .violation", timeout=START)
+        longest = page.evaluate("window.longest")
+        ruling = page.locator("#ruling").inner_text()
+        line = page.locator("#engine").is_visible()
+    assert "phase2.beat" in ruling and "70003" in ruling.replace(",", "").replace(" ", "")
+    assert not line, "the judging line stays after the ruling"
+    assert longest < 1000, f"the page's thread was held {longest:.0f} ms"
+    assert not outside, f"requests left the origin: {outside}"

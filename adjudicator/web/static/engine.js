@@ -169,11 +169,35 @@ function startWorker() {
   kept().then(spawn);
 }
 
+// A heavy record (70,000 actions) takes the engine seconds: the work is the worker's, the
+// page stays tappable, and the start-up line says it is being judged, with the seconds.
+let ticking = null;
+
+function watch() {
+  if (ticking !== null) return;
+  const since = performance.now();
+  ticking = setInterval(() => {
+    const ours = shown === null || shown[0].judging; // never over the start-up line or a failure
+    if (!waiting.size) {
+      clearInterval(ticking);
+      ticking = null;
+      if (shown && shown[0].judging) status("");
+      return;
+    }
+    const seconds = Math.round((performance.now() - since) / 1000);
+    if (!ours || seconds < 1) return;
+    const words = () => tr("Judging the record… {seconds} s", { seconds });
+    words.judging = true;
+    status(words);
+  }, 500);
+}
+
 function posted(path, body) {
   const [where, query = ""] = path.split("?");
   return new Promise((resolve) => {
     const id = next++;
     waiting.set(id, resolve);
+    watch();
     const asked = `${query ? query + "&" : ""}lang=${encodeURIComponent(language())}`; // the messages' language
     worker.postMessage({ id, method: body === undefined ? "GET" : "POST", path: where, query: asked, body: body ?? null });
   });
