@@ -205,7 +205,7 @@ def test_the_readme_dispute_by_taps_alone(page: Page, base: str, size: str, shot
     assert (v["index"], v["rule"]) == (2, "phase2.beat")
     # take it back (the record keeps it, marked), and tap a legal alternative instead
     page.get_by_role("button", name="Take it back", exact=True).click()
-    page.wait_for_selector("text=The table: taken back. Play goes on.")
+    page.wait_for_selector("text=The table took it back. Play goes on.")
     assert "illegal (phase2.beat), taken back" in page.locator("#steps").inner_text()
     page.locator("#legal").get_by_role("button", name="Cai play QD", exact=True).click()
     page.wait_for_selector("#steps li:nth-child(4)")
@@ -636,7 +636,7 @@ def test_the_ruling_keeps_the_disputed_play_whatever_the_table_does(
     assert "Cai tries to beat 7♦ 8♦ 9♦ with 8♣ 9♣: illegal (phase2.beat), taken back" in steps
     page.get_by_role("button", name="Undo: Take it back and play Cai play QD").click()
     page.get_by_role("button", name="Let it stand").click()
-    page.wait_for_selector("text=The table: stands. Play goes on.")
+    page.wait_for_selector("text=The table let it stand. Play goes on.")
     expect(page.locator("#steps li")).to_have_count(3)
     assert address_record(page)["actions"][-1] == "Cai play 8C 9C -- stands"
 
