@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_site import PHONE, START, link, phone, readme_dispute, started, static_server
-from web_browser import launch
+from web_browser import launch, serving
 
 from adjudicator import i18n
 from adjudicator.web import site
@@ -359,3 +359,21 @@ def test_a_heavy_record_is_judged_in_the_worker_the_page_tappable_and_saying_so(
     assert not line, "the judging line stays after the ruling"
     assert longest < 1000, f"the page's thread was held {longest:.0f} ms"
     assert not outside, f"requests left the origin: {outside}"
+
+
+def test_the_served_page_has_window_adjudicator_at_dom_content_loaded(browser: Browser) -> None:
+    """Under ``adjudicator serve`` too: the first script makes it, the server answers it."""
+    with serving() as origin:
+        context = browser.new_context(viewport=PHONE)
+        context.add_init_script(SEEN_AT_DOM_CONTENT_LOADED)
+        page = context.new_page()
+        page.goto(origin + "/")
+        page.wait_for_function("window.seen !== undefined")
+        seen = page.evaluate("window.seen")
+        verdict = page.evaluate(
+            "t => window.seenApi.ready.then(() => window.seenApi.check(t))",
+            json.dumps(readme_dispute()),
+        )
+        context.close()
+    assert seen == "function function function server"
+    assert verdict["status"] == "illegal" and verdict["file"] == "-"
