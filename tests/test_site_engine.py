@@ -377,3 +377,37 @@ def test_the_served_page_has_window_adjudicator_at_dom_content_loaded(browser: B
         context.close()
     assert seen == "function function function server"
     assert verdict["status"] == "illegal" and verdict["file"] == "-"
+
+
+DYING_WORKER = """
+const Real = Worker;
+window.workersMade = 0;
+window.Worker = class extends Real {
+  constructor(...args) { super(...args); window.workersMade += 1; }
+  postMessage(message) {
+    if (!message || message.body !== "die") return super.postMessage(message);
+    // what worker.js says when Python itself died under a call (its stack, its memory)
+    setTimeout(() => this.onmessage({ data: { id: message.id, crashed: "RangeError" } }));
+  }
+};
+"""
+
+
+def test_a_worker_whose_python_died_is_replaced_for_the_next_record(
+    folder: Path, browser: Browser
+) -> None:
+    """The call that killed it is refused in one line; a fresh worker answers the next
+    (the death is feigned: worker.js's own report of it, delivered by a wrapped Worker)."""
+    with static_server(folder) as (origin, _), phone(browser, origin) as (context, outside):
+        context.add_init_script(DYING_WORKER)
+        page = context.new_page()
+        opened(page, origin)
+        said = page.evaluate(
+            "Promise.race([adjudicator.check('die').then(() => 'answered', (e) => e.message),"
+            " new Promise((done) => setTimeout(() => done('no answer in 60 s'), 60000))])"
+        )
+        verdict = page.evaluate("t => adjudicator.check(t)", json.dumps(readme_dispute()))
+        made = page.evaluate("window.workersMade")
+    assert said.startswith("the engine in this browser stopped on this record")
+    assert verdict["status"] == "illegal" and made == 2
+    assert not outside, f"requests left the origin: {outside}"
