@@ -33,6 +33,7 @@ from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
     checked_size,
+    nesting_checked,
     printable,
     read_limited,
     too_big,
@@ -784,7 +785,7 @@ def loads(text: str) -> Any:
     if not text.strip():
         raise RecordError("", _("the file is empty: there is no record in it"))
     try:
-        return json.loads(text, object_pairs_hook=_unique)
+        return json.loads(nesting_checked(text), object_pairs_hook=_unique)
     except _KeyTwice:
         pass  # the hook runs before the text is read to its end: read it all, marking
     except (ValueError, RecursionError) as exc:

@@ -236,6 +236,8 @@ def html(
     page = page.replace(
         '<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>"
     )
+    # no engine in a saved file: no embedding API either
+    page = page.replace('<script src="/static/adjudicator.js"></script>\n', "")
     if words:
         page = page.replace('<html lang="en">', f'<html lang="{code}">')
         page = page.replace(

@@ -639,6 +639,7 @@ def _static(name: str, media: str) -> FileResponse:
 
 
 PAGES = {
+    "adjudicator.js": "text/javascript",
     "app.js": "text/javascript",
     "engine.js": "text/javascript",
     "i18n.js": "text/javascript",

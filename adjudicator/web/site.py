@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adjudicator import i18n
+from adjudicator import i18n, samples
 from adjudicator._version import __version__
 
 STATIC = resources.files("adjudicator.web") / "static"
@@ -43,14 +43,15 @@ THEME = "#1d5c3a"
 """The felt's green: the manifest's theme colour and the icons' ground."""
 
 PAGE_FILES = (
+    "static/adjudicator.js",
     "static/app.js",
     "static/style.css",
     "static/engine.js",
     "static/i18n.js",
     "static/qrcode.mjs",
 )
-"""The page's own files, beside index.html, whichever engine answers it (i18n.js, which
-index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
+"""The page's own files, beside index.html, whichever engine answers it (adjudicator.js and
+i18n.js, which index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
 SITE_FILES = ("static/worker.js",)
 """Files only the static site needs: the in-browser engine."""
 PYODIDE_FILES = (
@@ -384,9 +385,15 @@ def _core_files() -> Iterator[tuple[str, bytes]]:
             or "__pycache__" in path.parts
             or path.suffix not in (".py", ".json", ".typed")
             or any(inside == e or inside.startswith(e + "/") for e in EDGES)
+            or inside.startswith(f"adjudicator/{samples.FOLDER}/")  # below, once
         ):
             continue
         yield inside, path.read_bytes()
+    for sample in sorted((root / samples.FOLDER).glob("*.json")):
+        # the shipped samples (a link in a clone, which rglob does not follow): Samples opens
+        # them in the phone as `serve` does; about 135 KB compressed, less than the site
+        # would carry them as answers
+        yield f"adjudicator/{samples.FOLDER}/{sample.name}", sample.read_bytes()
     for po in sorted(root.glob(f"locale/*/LC_MESSAGES/{i18n.DOMAIN}.po")):
         # the rulings' words, compiled (the page's own come as i18n/LANG.json)
         inside = "adjudicator/" + po.relative_to(root).with_suffix(".mo").as_posix()
@@ -424,14 +431,15 @@ def project_wheel(folder: Path) -> Path:
 # --- the site -----------------------------------------------------------------------------
 
 
-def answered() -> dict[str, tuple[int, str]]:
-    """The calls that read no input, answered now by the same dispatcher: the set-up form
-    (the variants) is usable before the in-browser engine has started."""
+def answered(code: str = i18n.SOURCE) -> dict[str, tuple[int, str]]:
+    """The calls that read no input, answered now by the same dispatcher in the language
+    ``code`` (the variants' titles, each rule option's description): the set-up form is
+    usable before the in-browser engine has started, in the page's language."""
     from adjudicator.service import page
     from adjudicator.service.routes import answer
 
     paths = ["/api/variants", *(f"/api/variants/{v['name']}" for v in page.variants())]
-    return {f"GET {p}": answer("GET", p) for p in paths}
+    return {f"GET {p}": answer("GET", p, f"lang={code}") for p in paths}
 
 
 @dataclass(frozen=True)
@@ -455,7 +463,10 @@ def build(
     files = page_files("worker")
     for path in SITE_FILES:
         files[path] = (STATIC / path.removeprefix("static/")).read_bytes()
-    files["static/answers.json"] = json.dumps(answered(), ensure_ascii=False).encode()
+    for code in i18n.LANGUAGES:  # the page reads its own language's: static/answers/sv.json
+        files[f"static/answers/{code}.json"] = json.dumps(
+            answered(code), ensure_ascii=False
+        ).encode()
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (interpreter / name).read_bytes()
     say("the project's wheel, and .pyc for every wheel (Pyodide's Python, in Node)")

@@ -201,7 +201,19 @@ async function encodeRecord(record) {
 const LINK_LIMIT = 2 * 1024 * 1024;
 
 async function inflateCapped(bytes, limit) {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  // fed 1 KB at a time as the output is read (deflate inflates 1 KB to 1 MB at most): a
+  // link that inflates to 1 GB is stopped at the cap, the rest never inflated
+  const inflating = new DecompressionStream("deflate-raw");
+  const writer = inflating.writable.getWriter();
+  (async () => {
+    for (let at = 0; at < bytes.length; at += 1024) {
+      await writer.ready;
+      writer.write(bytes.subarray(at, at + 1024)).catch(() => {});
+    }
+    await writer.ready;
+    await writer.close();
+  })().catch(() => {}); // stopped at the cap, or damaged: the reader below meets why
+  const reader = inflating.readable.getReader();
   const chunks = [];
   let size = 0;
   for (;;) {

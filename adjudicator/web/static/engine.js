@@ -4,7 +4,8 @@
 // the same JSON: the worker runs the dispatcher the HTTP API runs.
 //
 // Also here: the start-up line (downloading, starting Python, loading the rules), the
-// service worker's registration, and the embedding API, window.adjudicator:
+// service worker's registration, and the embedding API's calls (window.adjudicator, made by
+// adjudicator.js, the page's first script, before any import):
 //   await adjudicator.ready                 the engine has started
 //   await adjudicator.check(recordText)     the object `adjudicator check --json` prints
 //   await adjudicator.legal(recordText, at) the object `adjudicator legal --json` prints
@@ -121,7 +122,10 @@ function startWorker() {
   let started, failed;
   ready = new Promise((resolve, reject) => { started = resolve; failed = reject; });
   ready.catch(() => {}); // the failure is shown on the page; callers see it when they await
-  answers = fetch(new URL("static/answers.json", location.href)).then((r) => r.json()).catch(() => ({}));
+  // in the page's language (the variants' titles, the house rules' descriptions), as serve answers
+  answers = inWords(() => fetch(new URL(`static/answers/${language()}.json`, location.href)))
+    .then((r) => r.json())
+    .catch(() => ({}));
   if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
     failure = noWasm;
     status(failure, true);
@@ -129,19 +133,32 @@ function startWorker() {
     return;
   }
   status(STAGES.download);
-  worker = new Worker(new URL("static/worker.js", location.href), { type: "module" });
-  worker.onmessage = (event) => {
-    const message = event.data;
-    if (message.progress) status(STAGES[message.progress]);
-    else if (message.ready) { status(""); started(); }
-    else if (message.failed) fail(message.failed);
-    else {
-      const settle = waiting.get(message.id);
-      waiting.delete(message.id);
-      settle({ status: message.status, data: JSON.parse(message.text) });
-    }
+  let up = false; // the engine answered ready once: a worker lost later is started again
+  const spawn = () => {
+    worker = new Worker(new URL("static/worker.js", location.href), { type: "module" });
+    worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.progress) status(STAGES[message.progress]);
+      else if (message.ready) { up = true; status(""); started(); }
+      else if (message.failed) fail(message.failed);
+      else if (message.crashed) restart();
+      else {
+        const settle = waiting.get(message.id);
+        waiting.delete(message.id);
+        settle({ status: message.status, data: JSON.parse(message.text) });
+      }
+    };
+    worker.onerror = (event) => (up ? restart() : fail(event.message || tr("the worker stopped")));
   };
-  worker.onerror = (event) => fail(event.message || tr("the worker stopped"));
+  function restart() {
+    // Python died of a record (out of stack or memory): its calls are refused in one line
+    // and a fresh engine starts for the next record, the page's files from its cache
+    const error = tr("the engine in this browser stopped on this record (too large for it); it starts again for the next one");
+    worker.terminate();
+    for (const settle of waiting.values()) settle({ status: 500, data: { error } });
+    waiting.clear();
+    spawn();
+  }
   function fail(why) {
     failure = () => failedWith(why);
     status(failure, true);
@@ -149,6 +166,30 @@ function startWorker() {
     for (const settle of waiting.values()) settle({ status: 503, data: { error: failure() } });
     waiting.clear();
   }
+  kept().then(spawn);
+}
+
+// A heavy record (70,000 actions) takes the engine seconds: the work is the worker's, the
+// page stays tappable, and the start-up line says it is being judged, with the seconds.
+let ticking = null;
+
+function watch() {
+  if (ticking !== null) return;
+  const since = performance.now();
+  ticking = setInterval(() => {
+    const ours = shown === null || shown[0].judging; // never over the start-up line or a failure
+    if (!waiting.size) {
+      clearInterval(ticking);
+      ticking = null;
+      if (shown && shown[0].judging) status("");
+      return;
+    }
+    const seconds = Math.round((performance.now() - since) / 1000);
+    if (!ours || seconds < 1) return;
+    const words = () => tr("Judging the record… {seconds} s", { seconds });
+    words.judging = true;
+    status(words);
+  }, 500);
 }
 
 function posted(path, body) {
@@ -156,6 +197,7 @@ function posted(path, body) {
   return new Promise((resolve) => {
     const id = next++;
     waiting.set(id, resolve);
+    watch();
     const asked = `${query ? query + "&" : ""}lang=${encodeURIComponent(language())}`; // the messages' language
     worker.postMessage({ id, method: body === undefined ? "GET" : "POST", path: where, query: asked, body: body ?? null });
   });
@@ -172,14 +214,29 @@ export async function call(path, body) {
   return posted(path, body);
 }
 
-if (mode === "worker") startWorker();
-else ready = Promise.resolve();
-
 // --- the service worker: the page's files kept for the network being off ----------------------
 
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("sw.js").catch(() => {});
+const registering = "serviceWorker" in navigator && window.isSecureContext
+  ? navigator.serviceWorker.register("sw.js").catch(() => null)
+  : Promise.resolve(null);
+
+/** On a first visit, the service worker's install: it downloads every file of the site once,
+ * and the engine started after it fetches through it (from its cache), not a second time.
+ * Without one (no HTTPS, refused, a hard reload past it) the engine fetches for itself. */
+async function kept() {
+  const registration = await registering;
+  if (!registration || navigator.serviceWorker.controller) return;
+  const coming = registration.installing || registration.waiting;
+  if (!coming) return;
+  await new Promise((done) => {
+    navigator.serviceWorker.addEventListener("controllerchange", done, { once: true });
+    coming.addEventListener("statechange", () => coming.state === "redundant" && done());
+    if (navigator.serviceWorker.controller || coming.state === "redundant") done();
+  });
 }
+
+if (mode === "worker") startWorker();
+else ready = Promise.resolve();
 
 // --- the embedding API ----------------------------------------------------------------------
 
@@ -192,10 +249,15 @@ async function data(path, body) {
 const started = ready.then(() => true);
 started.catch(() => {}); // shown on the page; whoever awaits it sees the reason
 
-window.adjudicator = Object.freeze({
+const embedding = {
   engine: mode,
   ready: started,
   check: (recordText) => data("/api/check", String(recordText)),
   legal: (recordText, at) =>
     data(at === undefined || at === null ? "/api/legal" : `/api/legal?at=${encodeURIComponent(at)}`, String(recordText)),
-});
+};
+// adjudicator.js, the page's first script, made window.adjudicator already: it gets the
+// calls; a page without it (an app's own, loading only this module) gets them here
+const attach = globalThis.adjudicator && globalThis.adjudicator[Symbol.for("adjudicator.attach")];
+if (attach) attach(embedding);
+else window.adjudicator = Object.freeze(embedding);

@@ -9,7 +9,10 @@ const CACHE = `adjudicator-${VERSION}`;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))).then(() => self.skipWaiting()),
+    // "no-cache": each file asked of the server afresh, but a file the page has just
+    // fetched comes back as "not modified" from the browser's own cache, not downloaded
+    // again; the engine waits for this install on a first visit and reads from it
+    caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })))).then(() => self.skipWaiting()),
   );
 });
 

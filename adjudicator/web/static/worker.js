@@ -2,7 +2,8 @@
 // origin, answering the page's calls through adjudicator's one dispatcher (routes.answer),
 // the same function the HTTP API calls.  A module worker (Pyodide's loader is a module).
 //
-// In:  {id, method, path, query, body}    Out: {id, status, text}
+// In:  {id, method, path, query, body}    Out: {id, status, text}, or {id, crashed: why}
+// when Python itself died (the page then starts a fresh worker).
 // While starting: {progress: "download" | "python" | "rules"}; then {ready: true} or
 // {failed: "one sentence"}.
 
@@ -40,12 +41,13 @@ async function start() {
 }
 
 function call(answer, method, path, query, body) {
-  const result = answer(method, path, query, body);
+  let result;
   try {
+    result = answer(method, path, query, body);
     const [status, text] = result.toJs();
     return { status, text };
   } finally {
-    result.destroy();
+    if (result) result.destroy();
   }
 }
 
@@ -62,12 +64,27 @@ engine.then(
   (err) => postMessage({ failed: lastLine(String((err && err.message) || err)) }),
 );
 
+let broken = null; // what killed Python (the page's stack, its memory): nothing more is asked of it
+
 self.onmessage = async (event) => {
   const { id, method, path, query, body } = event.data;
+  let answer;
   try {
-    const answer = await engine;
-    postMessage({ id, ...call(answer, method, path, query || "", body ?? null) });
+    answer = await engine;
   } catch (err) {
     postMessage({ id, status: 503, text: JSON.stringify({ error: `the engine did not start: ${err.message || err}` }) });
+    return;
+  }
+  if (broken) {
+    postMessage({ id, crashed: broken });
+    return;
+  }
+  try {
+    postMessage({ id, ...call(answer, method, path, query || "", body ?? null) });
+  } catch (err) {
+    // routes.answer never raises: this is the interpreter itself dying, which a fresh
+    // worker (the page starts one) recovers from
+    broken = String((err && err.message) || err);
+    postMessage({ id, crashed: broken });
   }
 };
