@@ -7,7 +7,7 @@ ends as one line and exit status 2, never a traceback.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, suppress
 from typing import Any, NoReturn
 
@@ -19,7 +19,13 @@ from rich.text import Text
 from adjudicator import _native, bulk, limits, service
 from adjudicator._version import __version__
 from adjudicator.bulk import run
-from adjudicator.bulk.outputs import Output, OutputError, refuse_clashes
+from adjudicator.bulk.outputs import (
+    STANDARD_OUTPUT,
+    Output,
+    OutputError,
+    refuse_clashes,
+    writes_standard_output,
+)
 from adjudicator.cli.conformance import register as register_conformance
 from adjudicator.cli.group import Adjudicator, RecordSize
 from adjudicator.cli.group import console as _console
@@ -206,8 +212,10 @@ def check(
     Lines files (one record per line, as read), for cleaning a log of games;
     invalid records go to neither.  Each is written beside its target and
     renamed over it at the end: a run that stops leaves the old file.  A
-    symbolic link writes the file it points to.  An output that is one of the
-    inputs is refused.
+    symbolic link writes the file it points to.  A stream (/dev/stdout, a
+    pipe, a FIFO) is written as it is; with the records on standard output
+    the verdicts go to stderr (--json refuses to share it).  An output that
+    is standard input or one of the inputs is refused.
 
     Only regular files are read (not pipes or devices, even behind a link),
     and no record larger than --max-record-size.  --jobs is capped at the
@@ -223,10 +231,11 @@ def check(
     targets = {"illegal": write_illegal, "legal": write_legal}
     outputs: dict[str, Output] = {}
     try:
-        refuse_clashes(paths, targets)
+        refuse_clashes(paths, {f"--write-{status}": t for status, t in targets.items()})
         for status, target in targets.items():
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
+        out = _verdicts_beside(outputs.values(), as_json, out, err)
         _check_run(
             paths, as_json, jobs, show_all, dask_address, max_size, out, err, outputs, _go_on(go_on)
         )
@@ -238,6 +247,25 @@ def check(
         for sink in outputs.values():
             sink.discard()
         raise
+
+
+def _verdicts_beside(
+    outputs: Iterable[Output], as_json: bool, out: Console, err: Console
+) -> Console:
+    """Where the verdicts go: standard output, or standard error when the records are
+    written there (``--write-legal /dev/stdout | wc -l`` counts records, not verdicts).
+    ``--json`` promises standard output to the verdicts alone, so it refuses to share it."""
+    for sink in outputs:
+        if sink.descriptor == STANDARD_OUTPUT:
+            if as_json:
+                raise OutputError(
+                    _(
+                        "--json and {option} {target} would both write standard output; "
+                        "write the records to a file"
+                    ).format(option=sink.option, target=limits.printable(sink.target))
+                )
+            return err
+    return out
 
 
 def _check_run(
@@ -513,6 +541,10 @@ def replay(
             "--interactive needs a terminal (standard input and output are not one): "
             "leave it out to print the replay"
         )
+    try:
+        refuse_clashes([file], {"--svg": svg, "--html": html})
+    except OutputError as exc:
+        _mistake(str(exc))
     label, document = _load(file, max_size)
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
@@ -539,7 +571,8 @@ def replay(
 
         tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
         sys.exit(code)
-    out = _console()
+    # An image or page written to standard output keeps it: the replay goes to stderr.
+    out = _console(stderr=writes_standard_output(svg) or writes_standard_output(html))
     for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer, source=source):
         out.print(part)
     for target, kind in ((svg, "svg"), (html, "html")):
