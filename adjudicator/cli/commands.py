@@ -27,11 +27,12 @@ from adjudicator.bulk.outputs import (
     writes_standard_output,
 )
 from adjudicator.cli.conformance import register as register_conformance
-from adjudicator.cli.group import Adjudicator, RecordSize
+from adjudicator.cli.group import Adjudicator
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.lang import everywhere, speak_for_click
+from adjudicator.cli.numbers import POSITION, RecordSize, Whole
 from adjudicator.cli.records import register as register_records
 from adjudicator.cli.web import register as register_web
 from adjudicator.i18n import _, ngettext
@@ -143,7 +144,7 @@ def _go_on(value: str | None) -> str | None:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=0),
+    type=Whole(0),
     default=1,
     show_default=True,
     help="Worker processes (0: one per core). Results stay in input order.",
@@ -454,18 +455,18 @@ ONE_RECORD = {"ignore_unknown_options": True}
 @click.option(
     "--step",
     "at",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="N",
     help="Show only action N (from 0) and the table after it.",
 )
 @click.option(
-    "--to", "to", type=int, default=None, metavar="N", help="Stop after action N (from 0)."
+    "--to", "to", type=POSITION, default=None, metavar="N", help="Stop after action N (from 0)."
 )
 @click.option(
     "--game",
     "game_no",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="K",
     help="In a session, the game to show (from 0).",
@@ -619,7 +620,7 @@ def _replay_session(
 @click.option(
     "--at",
     "at",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="N",
     help="Before action N (from 0): what could have been done instead of it. "
@@ -628,7 +629,7 @@ def _replay_session(
 @click.option(
     "--game",
     "game_no",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="K",
     help="In a session, the game (from 0; default: the last).",

@@ -16,6 +16,7 @@ from adjudicator.cli.group import EXIT_INVALID, Helped
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
+from adjudicator.cli.numbers import GAMES, PLAYERS, SEED, SHARE
 from adjudicator.play import simulate as simulation
 from adjudicator.record import json_schema
 from adjudicator.rules.presets import find_variant
@@ -56,11 +57,9 @@ def samples_command(name: str | None) -> None:
 
 @click.command("simulate", cls=Helped)
 @click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
-@click.option("--players", type=int, default=3, show_default=True, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
-@click.option(
-    "--count", type=click.IntRange(min=0), default=1, show_default=True, help="Games to play."
-)
+@click.option("--players", type=PLAYERS, default=3, show_default=True, help="Number of players.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same games.")
+@click.option("--count", type=GAMES, default=1, show_default=True, help="Games to play.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -70,7 +69,7 @@ def samples_command(name: str | None) -> None:
 )
 @click.option(
     "--hide",
-    type=click.FloatRange(0.0, 1.0),
+    type=SHARE,
     default=0.0,
     metavar="P",
     help="Write this share (0-1) of each deck as '??', as a table that saw only what "
