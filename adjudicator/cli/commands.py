@@ -34,6 +34,7 @@ from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.numbers import POSITION, RecordSize, Whole
 from adjudicator.cli.records import register as register_records
+from adjudicator.cli.terminal import json_text
 from adjudicator.cli.web import register as register_web
 from adjudicator.i18n import _, ngettext
 from adjudicator.i18n import number as written
@@ -334,7 +335,7 @@ def _check_run(
                 line = checked.json_line
                 if line is None:
                     line = service.dumps(service.verdict(*checked.verdict_args()))
-                click.echo(line)
+                click.echo(json_text(line))
             elif pending is None:
                 if show_all or is_problem(checked):
                     show(checked)
@@ -687,7 +688,7 @@ def legal_command(
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
-        click.echo(service.dumps(service.PositionOut.of(where, label)))
+        click.echo(json_text(service.dumps(service.PositionOut.of(where, label))))
         return
     _console().print(positions.position(label, where))
 

@@ -17,6 +17,7 @@ from adjudicator import bulk, engine
 from adjudicator.bulk.outputs import OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.cli.numbers import GAMES, PLAYERS, POSITION, SEED, SHARE, Whole, seconds
+from adjudicator.cli.terminal import json_text
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import document_from_text
@@ -71,7 +72,7 @@ def vectors_command(variant: str, players: int | None, count: int, seed: int, hi
         )
     out = sys.stdout
     for text in vectors.write(variant, players, seed, count, hide):
-        out.write(text)
+        out.write(json_text(text))
 
 
 @click.command("perft", cls=Helped, context_settings={"ignore_unknown_options": True})

@@ -28,7 +28,7 @@ from rich.progress import (
 
 from adjudicator import _startup, bulk, i18n
 from adjudicator._startup import EXIT_INTERRUPTED, EXIT_TERMINATED, INTERRUPTED, TERMINATED
-from adjudicator.cli import lang
+from adjudicator.cli import lang, terminal
 from adjudicator.i18n import _
 from adjudicator.invalid import MESSAGE_MAX, cut
 
@@ -209,6 +209,10 @@ class Adjudicator(Helped, click.Group):
     errors in the run's language (:class:`Helped`, the class of every command)."""
 
     command_class = Helped
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        terminal.fit_standard_streams()  # any terminal: no character is a traceback
+        return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()

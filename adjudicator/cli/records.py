@@ -17,6 +17,7 @@ from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.numbers import GAMES, PLAYERS, SEED, SHARE
+from adjudicator.cli.terminal import json_text
 from adjudicator.play import simulate as simulation
 from adjudicator.record import json_schema
 from adjudicator.rules.presets import find_variant
@@ -31,7 +32,7 @@ def register(main: click.Group) -> None:
 @click.command(cls=Helped)
 def schema() -> None:
     """Print the JSON Schema of the record format."""
-    click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    click.echo(json_text(json.dumps(json_schema(), indent=2, ensure_ascii=False)))
 
 
 @click.command("samples", cls=Helped)
@@ -50,7 +51,7 @@ def samples_command(name: str | None) -> None:
             out.print(Text.assemble((entry.removesuffix(".json"), "bold"), "  ", title))
         return
     try:
-        click.echo(samples.text(name), nl=False)
+        click.echo(json_text(samples.text(name)), nl=False)
     except KeyError:
         _mistake(f"no sample called {name[:60]!r} ('adjudicator samples' lists them)")
 
@@ -117,7 +118,7 @@ def simulate_command(
     with _progress(_console(stderr=True), count, "simulating") as advance:
         for index, record in enumerate(games):
             if folder is None:
-                click.echo(json.dumps(record, ensure_ascii=False))
+                click.echo(json_text(json.dumps(record, ensure_ascii=False)))
             else:
                 name = f"{variant}-{players}p-seed{seed}-{index:0{width}d}.json"
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
