@@ -294,7 +294,8 @@ def _check_run(
         if checked.report is None:
             out.print(render.invalid(checked.label, checked.error or ""))
         else:
-            out.print(render.verdict(checked.label, checked.report))
+            for part in render.verdict_parts(checked.label, checked.report):
+                out.print(part)  # a part at a time: a long verdict is never laid out whole
 
     def is_problem(checked: bulk.Checked) -> bool:
         return checked.report is None or bool(checked.report.violations)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -529,13 +529,23 @@ def verdict(
 ) -> RenderableType:
     """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
     ``source`` the record as named on the command line (default ``file``), for hints."""
+    return Group(*verdict_parts(file, report, viewer, source))
+
+
+def verdict_parts(
+    file: str, report: AnyReport, viewer: str | None = None, source: Source | None = None
+) -> Iterator[RenderableType]:
+    """:func:`verdict` a part at a time (its line, then each violation), made as it is
+    printed: a record of 200,000 irregularities is never laid out whole."""
     if isinstance(report, SessionReport):
-        return session_verdict(file, report)
+        yield session_verdict(file, report)
+        return
     source = file if source is None else source
-    parts: list[RenderableType] = [verdict_line(file, report)]
-    parts.extend(violation(v, viewer=viewer, source=source) for v in report.violations)
-    parts.extend(undetermined(v) for v in report.undetermined)
-    return Group(*parts)
+    yield verdict_line(file, report)
+    for v in report.violations:
+        yield violation(v, viewer=viewer, source=source)
+    for v in report.undetermined:
+        yield undetermined(v)
 
 
 def _status_said(status: str) -> str:
