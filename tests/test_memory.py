@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-import memory  # noqa: E402  (benchmarks/memory.py: the records it measures)
+import memory
 
-from adjudicator.cli import main  # noqa: E402
+from adjudicator.cli import main
 
 TAKEN = 3_000
 
