@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -94,21 +93,31 @@ def legal_game(count: int) -> dict[str, Any]:
     return record(actions[:count])
 
 
+MEASURE = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)\n"
+)
+"""Run a command and print its peak (kB) and exit status: RUSAGE_CHILDREN of a process
+that has run only that one child, so each figure is that run's own."""
+
+
+CHECK = (sys.executable, "-m", "adjudicator", "check")
+
+
 def peak_of_check(path: Path, *flags: str) -> tuple[float, float, int]:
-    """(peak MB, seconds, exit status) of ``check PATH`` in a child process; the peak is
-    the largest child's so far, so each shape runs from the smallest up."""
+    """(peak MB, seconds, exit status) of ``check PATH`` in a child process."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "adjudicator", "check", str(path), *flags],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        [sys.executable, "-c", MEASURE, *CHECK, str(path), *flags],
+        capture_output=True,
         text=True,
     )
     spent = time.perf_counter() - started
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"check {path} failed ({done.returncode}): {done.stderr.strip()}")
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return peak_kb / 1024, spent, done.returncode
+    peak_kb, code = (int(word) for word in done.stdout.split())
+    if code not in (0, 1):
+        raise SystemExit(f"check {path} failed ({code}): {done.stderr.strip()}")
+    return peak_kb / 1024, spent, code
 
 
 def main() -> None:
@@ -125,7 +134,7 @@ def main() -> None:
         ("legal", folder / "legal.json", lambda: legal_game(args.legal)),
     ]
     failed = False
-    for name, path, make in shapes:  # smallest peak first: RUSAGE_CHILDREN keeps the most
+    for name, path, make in shapes:
         path.write_text(json.dumps(make()), encoding="utf-8")
         size = path.stat().st_size / 1e6
         for flags in [()] + ([("--json",)] if args.json else []):
