@@ -287,3 +287,17 @@ def test_replay_svg_to_stdout_is_the_picture_alone(record: Path) -> None:
     assert done.stdout.lstrip().startswith("<svg") or done.stdout.lstrip().startswith("<?xml")
     assert done.stdout.rstrip().endswith("</svg>")
     assert "legal" in done.stderr
+
+
+def test_a_reader_that_stops_reading_the_records_changes_no_exit_status(recs: Path) -> None:
+    """``| head -1`` on the records: the run goes on quietly to its end and exits with its
+    verdicts' status (1: one record is illegal), as it does for standard output."""
+    done = shell(
+        f'$ADJ check "{recs}" --write-legal /dev/stdout 2>err.txt | head -c 10 > /dev/null; '
+        'exit "${PIPESTATUS[0]}"',
+        recs.parent,
+    )
+    err = (recs.parent / "err.txt").read_text(encoding="utf-8")
+    assert done.returncode == 1, err
+    assert "Traceback" not in err and "cannot write" not in err
+    assert "Checked 4 records" in err

@@ -191,6 +191,8 @@ class Output:
         self.target = os.fspath(target)
         self.temp: str | None = None
         self.descriptor: int | None = None
+        self.gone = False
+        """A pipe's reader stopped reading: nothing more is written."""
         try:
             _refuse_standard_input(option, self.target, reads_stdin=False)
             found = self._stream_to()
@@ -250,13 +252,28 @@ class Output:
         return -1
 
     def write(self, text: str) -> None:
+        if self.gone:
+            return
         try:
             self.stream.write(text)
+        except BrokenPipeError as exc:
+            self._reader_gone(exc)
         except OSError as exc:
             self.fail(exc)
 
+    def _reader_gone(self, exc: OSError) -> None:
+        """A pipe whose reader stopped reading (``| head -1``): the rest goes nowhere and
+        the run goes on to its end, as standard output does; a file cannot do that."""
+        if self.temp is not None:
+            self.fail(exc)
+        self.gone = True
+        with suppress(OSError, ValueError):
+            self.stream.close()
+
     def commit(self) -> None:
         """Flush the file to the disk and put it in place of the target."""
+        if self.gone:
+            return
         try:
             self.stream.flush()
             if self.temp is not None:
@@ -266,6 +283,8 @@ class Output:
                 os.replace(self.temp, self.real)
                 self.temp = None
                 _sync_folder(os.path.dirname(self.real))
+        except BrokenPipeError as exc:
+            self._reader_gone(exc)
         except OSError as exc:
             self.fail(exc)
 
