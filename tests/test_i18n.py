@@ -438,7 +438,7 @@ def test_every_commands_help_is_translated(code: str) -> None:
     [
         (["check", "--lang", "sv", "--jbos", "2", "x"], "Flaggan '--jbos' finns inte."),
         (["--lang", "sv", "chek"], "Kommandot 'chek' finns inte."),
-        (["legal", "--at", "x", "--lang", "fi", "y"], "Virheellinen arvo kohdassa '--at'"),
+        (["legal", "--go-on", "x", "--lang", "fi", "y"], "Virheellinen arvo kohdassa '--go-on'"),
         (["check", "--go-on", "x", "--lang", "nb", "y"], "er ikke noen av 'taken-back', 'stands'"),
     ],
 )

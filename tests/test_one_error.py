@@ -206,8 +206,8 @@ def test_usage_errors_are_cut_too(args: list[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["legal", "x.json", "--at", "x"], "adjudicator legal: Invalid value for '--at'"),
-        (["replay", "x.json", "--step", "x"], "adjudicator replay: Invalid value for '--step'"),
+        (["legal", "x.json", "--go-on", "x"], "adjudicator legal: Invalid value for '--go-on'"),
+        (["replay", "x.json", "--go-on", "x"], "adjudicator replay: Invalid value for '--go-on'"),
         (["check"], "adjudicator check: Missing argument 'PATH...'"),
         (["--no-such-option"], "adjudicator: No such option '--no-such-option'"),
     ],

@@ -7,7 +7,7 @@ ends as one line and exit status 2, never a traceback.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, suppress
 from typing import Any, NoReturn
 
@@ -19,15 +19,23 @@ from rich.text import Text
 from adjudicator import _native, bulk, limits, service
 from adjudicator._version import __version__
 from adjudicator.bulk import run
-from adjudicator.bulk.outputs import Output, OutputError, refuse_clashes
+from adjudicator.bulk.outputs import (
+    STANDARD_OUTPUT,
+    Output,
+    OutputError,
+    refuse_clashes,
+    writes_standard_output,
+)
 from adjudicator.cli.conformance import register as register_conformance
-from adjudicator.cli.group import Adjudicator, RecordSize, mistake
+from adjudicator.cli.group import Adjudicator, mistake
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.importing import from_options, known_format, one_imported, options_of
 from adjudicator.cli.importing import register as register_importing
 from adjudicator.cli.lang import everywhere, speak_for_click
+from adjudicator.cli.numbers import POSITION, RecordSize, Whole
 from adjudicator.cli.records import register as register_records
+from adjudicator.cli.terminal import json_text
 from adjudicator.cli.web import register as register_web
 from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.i18n import _, ngettext
@@ -163,7 +171,7 @@ def _go_on(value: str | None) -> str | None:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=0),
+    type=Whole(0),
     default=1,
     show_default=True,
     help="Worker processes (0: one per core). Results stay in input order.",
@@ -236,8 +244,10 @@ def check(
     Lines files (one record per line, as read), for cleaning a log of games;
     invalid records go to neither.  Each is written beside its target and
     renamed over it at the end: a run that stops leaves the old file.  A
-    symbolic link writes the file it points to.  An output that is one of the
-    inputs is refused.
+    symbolic link writes the file it points to.  A stream (/dev/stdout, a
+    pipe, a FIFO) is written as it is; with the records on standard output
+    the verdicts go to stderr (--json refuses to share it).  An output that
+    is standard input or one of the inputs is refused.
 
     Only regular files are read (not pipes or devices, even behind a link),
     and no record larger than --max-record-size.  --jobs is capped at the
@@ -257,10 +267,11 @@ def check(
     targets = {"illegal": write_illegal, "legal": write_legal}
     outputs: dict[str, Output] = {}
     try:
-        refuse_clashes(paths, targets)
+        refuse_clashes(paths, {f"--write-{status}": t for status, t in targets.items()})
         for status, target in targets.items():
             if target is not None:
                 outputs[status] = Output(f"--write-{status}", target)
+        out = _verdicts_beside(outputs.values(), as_json, out, err)
         _check_run(
             paths,
             as_json,
@@ -282,6 +293,25 @@ def check(
         for sink in outputs.values():
             sink.discard()
         raise
+
+
+def _verdicts_beside(
+    outputs: Iterable[Output], as_json: bool, out: Console, err: Console
+) -> Console:
+    """Where the verdicts go: standard output, or standard error when the records are
+    written there (``--write-legal /dev/stdout | wc -l`` counts records, not verdicts).
+    ``--json`` promises standard output to the verdicts alone, so it refuses to share it."""
+    for sink in outputs:
+        if sink.descriptor == STANDARD_OUTPUT:
+            if as_json:
+                raise OutputError(
+                    _(
+                        "--json and {option} {target} would both write standard output; "
+                        "write the records to a file"
+                    ).format(option=sink.option, target=limits.printable(sink.target))
+                )
+            return err
+    return out
 
 
 def _check_run(
@@ -310,7 +340,8 @@ def _check_run(
         if checked.report is None:
             out.print(render.invalid(checked.label, checked.error or ""))
         else:
-            out.print(render.verdict(checked.label, checked.report))
+            for part in render.verdict_parts(checked.label, checked.report):
+                out.print(part)  # a part at a time: a long verdict is never laid out whole
 
     def is_problem(checked: bulk.Checked) -> bool:
         return checked.report is None or bool(checked.report.violations)
@@ -352,7 +383,7 @@ def _check_run(
                 line = checked.json_line
                 if line is None:
                     line = service.dumps(service.verdict(*checked.verdict_args()))
-                click.echo(line)
+                click.echo(json_text(line))
             elif pending is None:
                 if show_all or is_problem(checked):
                     show(checked)
@@ -492,18 +523,23 @@ ONE_RECORD = {"ignore_unknown_options": True}
 @click.option(
     "--step",
     "at",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="N",
     help="Show only action N (counting from 1) and the table after it.",
 )
 @click.option(
-    "--to", "to", type=int, default=None, metavar="N", help="Stop after action N (counting from 1)."
+    "--to",
+    "to",
+    type=POSITION,
+    default=None,
+    metavar="N",
+    help="Stop after action N (counting from 1).",
 )
 @click.option(
     "--game",
     "game_no",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="K",
     help="In a session, the game to show (from 0).",
@@ -583,6 +619,10 @@ def replay(
             "--interactive needs a terminal (standard input and output are not one): "
             "leave it out to print the replay"
         )
+    try:
+        refuse_clashes([file], {"--svg": svg, "--html": html})
+    except OutputError as exc:
+        _mistake(str(exc))
     label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
@@ -613,7 +653,8 @@ def replay(
 
         tui.ReplayApp(label, whole, viewer=viewer, start=at if at is not None else to).run()
         sys.exit(code)
-    out = _console()
+    # An image or page written to standard output keeps it: the replay goes to stderr.
+    out = _console(stderr=writes_standard_output(svg) or writes_standard_output(html))
     for part in render.replay_parts(label, whole, at=at, to=to, viewer=viewer, source=source):
         out.print(part)
     for target, kind in ((svg, "svg"), (html, "html")):
@@ -669,7 +710,7 @@ def _positions_said(actions: int) -> str:
 @click.option(
     "--at",
     "at",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="N",
     help="Before action N (counting from 1): what could have been done instead of it. "
@@ -678,7 +719,7 @@ def _positions_said(actions: int) -> str:
 @click.option(
     "--game",
     "game_no",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="K",
     help="In a session, the game (from 0; default: the last).",
@@ -751,7 +792,7 @@ def legal_command(
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
-        click.echo(service.dumps(service.PositionOut.of(where, label)))
+        click.echo(json_text(service.dumps(service.PositionOut.of(where, label))))
         return
     _console().print(positions.position(label, where))
 

@@ -16,12 +16,17 @@ import click
 from adjudicator import bulk, engine
 from adjudicator.bulk.outputs import OutputError, write_file
 from adjudicator.cli.group import Helped
+from adjudicator.cli.numbers import GAMES, PLAYERS, POSITION, SEED, SHARE, Whole, seconds
+from adjudicator.cli.terminal import json_text
 from adjudicator.conformance import harness, perft, vectors
 from adjudicator.exits import EXIT_DIFFER, EXIT_INVALID, EXIT_SAME
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import document_from_text
 from adjudicator.record import Game, RecordError
 from adjudicator.rules.presets import find_variant
+
+DEPTH = Whole(1, 100)
+"""perft's depth: a hundred actions deep is past any count that could finish."""
 
 
 def _fail(message: str) -> NoReturn:
@@ -33,15 +38,13 @@ def _fail(message: str) -> NoReturn:
 @click.command("vectors", cls=Helped)
 @click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
 @click.option(
-    "--players", type=int, default=None, help="Number of players (default: 3 if allowed)."
+    "--players", type=PLAYERS, default=None, help="Number of players (default: 3 if allowed)."
 )
-@click.option(
-    "--count", type=click.IntRange(min=0), default=100, show_default=True, help="Positions."
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
+@click.option("--count", type=GAMES, default=100, show_default=True, help="Positions.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same file.")
 @click.option(
     "--hide",
-    type=click.FloatRange(0.0, 1.0),
+    type=SHARE,
     default=0.0,
     metavar="P",
     help="Write this share (0-1) of each deck as '??' (positions with unknown cards).",
@@ -69,20 +72,22 @@ def vectors_command(variant: str, players: int | None, count: int, seed: int, hi
         )
     out = sys.stdout
     for text in vectors.write(variant, players, seed, count, hide):
-        out.write(text)
+        out.write(json_text(text))
 
 
 @click.command("perft", cls=Helped, context_settings={"ignore_unknown_options": True})
 @click.argument("file", metavar="FILE")
 @click.option(
     "--at",
-    type=int,
+    type=POSITION,
     default=None,
     metavar="N",
     help="Before action N, counting from 1 (default: after the last).",
 )
-@click.option("--game", "game_no", type=int, default=None, metavar="K", help="Game K of a session.")
-@click.option("--depth", type=click.IntRange(min=1), required=True, metavar="D", help="Depth.")
+@click.option(
+    "--game", "game_no", type=POSITION, default=None, metavar="K", help="Game K of a session."
+)
+@click.option("--depth", type=DEPTH, required=True, metavar="D", help="Depth.")
 @click.option("--divide", is_flag=True, help="Count under each first action.")
 @click.option(
     "--by-check", is_flag=True, help="Generate through legal_by_check (the definition; slower)."
@@ -152,7 +157,7 @@ def perft_command(
 @click.argument("vectors_file", metavar="VECTORS.jsonl")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=seconds(0, min_open=True),
     default=harness.TIMEOUT,
     show_default=True,
     help="Seconds per position.",

@@ -13,8 +13,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
@@ -27,9 +26,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from adjudicator import _startup, bulk, i18n, limits
+from adjudicator import _startup, bulk, i18n
 from adjudicator._startup import INTERRUPTED, TERMINATED
-from adjudicator.cli import lang
+from adjudicator.cli import lang, terminal
 from adjudicator.exits import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_TERMINATED
 from adjudicator.i18n import _
 from adjudicator.invalid import MESSAGE_MAX, cut
@@ -205,6 +204,10 @@ class Adjudicator(Helped, click.Group):
 
     command_class = Helped
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        terminal.fit_standard_streams()  # any terminal: no character is a traceback
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
@@ -280,52 +283,6 @@ class OneLine(click.ClickException):
     def show(self, file: Any = None) -> None:
         with suppress(OSError):
             console(stderr=True).print(self.format_message(), markup=False, highlight=False)
-
-
-if TYPE_CHECKING:
-    _IntType = click.ParamType[int]  # generic from click 8.4 on; plain before
-else:
-    _IntType = click.ParamType
-
-
-class RecordSize(_IntType):
-    """``--max-record-size``: a whole number of bytes from 1 to the machine's memory
-    (``1e30`` is read as the number it writes, and refused as more than the memory)."""
-
-    name = "bytes"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number: int | None = value
-        else:
-            number = _whole_number(str(value))
-        flag = f"{limits.SIZE_FLAG} {cut(str(value), 40)}"
-        if number is None:
-            raise OneLine(f"{flag}: not a number of bytes")
-        problem = limits.size_problem(number)
-        if problem is not None:
-            raise OneLine(f"{flag}: {problem}")
-        return number
-
-
-def _whole_number(text: str) -> int | None:
-    """The whole number ``text`` writes (``64000000``, ``6.4e7``), a power of ten past any
-    machine's memory for a longer one, or None when it writes no whole number."""
-    try:
-        return int(text.strip())
-    except ValueError:
-        pass
-    try:
-        number = Decimal(text.strip())
-    except InvalidOperation:
-        return None
-    if not number.is_finite():
-        return None
-    if number.adjusted() > 40:  # never written out: 1e999999999 would fill the memory
-        return 10**41 if number > 0 else -(10**41)
-    if number != number.to_integral_value():
-        return None
-    return int(number)
 
 
 def mistake(message: str) -> NoReturn:

@@ -21,9 +21,10 @@ from rich.text import Text
 from adjudicator import importers, limits
 from adjudicator.bulk.imported import record_text
 from adjudicator.bulk.outputs import Output, OutputError, write_file
-from adjudicator.cli.group import Helped, RecordSize
+from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
+from adjudicator.cli.numbers import RecordSize
 from adjudicator.exits import EXIT_INVALID
 from adjudicator.i18n import _, ngettext
 from adjudicator.importers import ImportOptions, UnknownFormat

@@ -16,6 +16,8 @@ from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.group import progress as _progress
+from adjudicator.cli.numbers import GAMES, PLAYERS, SEED, SHARE
+from adjudicator.cli.terminal import json_text
 from adjudicator.exits import EXIT_INVALID
 from adjudicator.play import simulate as simulation
 from adjudicator.record import json_schema
@@ -31,7 +33,7 @@ def register(main: click.Group) -> None:
 @click.command(cls=Helped)
 def schema() -> None:
     """Print the JSON Schema of the record format."""
-    click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    click.echo(json_text(json.dumps(json_schema(), indent=2, ensure_ascii=False)))
 
 
 @click.command("samples", cls=Helped)
@@ -50,18 +52,16 @@ def samples_command(name: str | None) -> None:
             out.print(Text.assemble((entry.removesuffix(".json"), "bold"), "  ", title))
         return
     try:
-        click.echo(samples.text(name), nl=False)
+        click.echo(json_text(samples.text(name)), nl=False)
     except KeyError:
         _mistake(f"no sample called {name[:60]!r} ('adjudicator samples' lists them)")
 
 
 @click.command("simulate", cls=Helped)
 @click.option("--variant", default="pagat", show_default=True, help="A variant (see 'variants').")
-@click.option("--players", type=int, default=3, show_default=True, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
-@click.option(
-    "--count", type=click.IntRange(min=0), default=1, show_default=True, help="Games to play."
-)
+@click.option("--players", type=PLAYERS, default=3, show_default=True, help="Number of players.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same games.")
+@click.option("--count", type=GAMES, default=1, show_default=True, help="Games to play.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -71,7 +71,7 @@ def samples_command(name: str | None) -> None:
 )
 @click.option(
     "--hide",
-    type=click.FloatRange(0.0, 1.0),
+    type=SHARE,
     default=0.0,
     metavar="P",
     help="Write this share (0-1) of each deck as '??', as a table that saw only what "
@@ -119,7 +119,7 @@ def simulate_command(
     with _progress(_console(stderr=True), count, "simulating") as advance:
         for index, record in enumerate(games):
             if folder is None:
-                click.echo(json.dumps(record, ensure_ascii=False))
+                click.echo(json_text(json.dumps(record, ensure_ascii=False)))
             else:
                 name = f"{variant}-{players}p-seed{seed}-{index:0{width}d}.json"
                 text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"

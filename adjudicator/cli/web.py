@@ -17,6 +17,7 @@ from click.decorators import FC
 from rich.console import Console
 
 from adjudicator.cli.group import Helped
+from adjudicator.cli.numbers import Whole, seconds
 
 
 def register(main: click.Group) -> None:
@@ -41,7 +42,7 @@ def _option(
     )
 
 
-SECONDS = click.FloatRange(min=0.1)
+SECONDS = seconds(0.1)
 
 
 @click.command(cls=Helped, context_settings={"show_default": True})
@@ -51,24 +52,24 @@ SECONDS = click.FloatRange(min=0.1)
     "127.0.0.1",
     help="Address to listen on; 0.0.0.0 opens it to the phones of the local network.",
 )
-@_option("--port", click.IntRange(1, 65535), 8000, help="Port to listen on.")
+@_option("--port", Whole(1, 65535), 8000, help="Port to listen on.")
 @_option(
     "--max-body",
-    click.IntRange(min=1),
+    Whole(1, 2**32),
     16 * 1024 * 1024,
     help="Largest request body; a bigger one is answered 413.",
     metavar="BYTES",
 )
 @_option(
     "--workers",
-    click.IntRange(1, 256),
+    Whole(1, 256),
     min(8, os.cpu_count() or 1),
     help="Processes that check records (one heavy record holds one of them); "
     "default: the cores, at most 8.",
 )
 @_option(
     "--queue",
-    click.IntRange(0, 100_000),
+    Whole(0, 100_000),
     64,
     help="Requests that may wait for a worker; past them 429 with Retry-After.",
 )
@@ -81,14 +82,14 @@ SECONDS = click.FloatRange(min=0.1)
 )
 @_option(
     "--worker-memory",
-    click.IntRange(min=0),
+    Whole(0, 2**20),
     2048,
     help="Address space of one worker (0: no limit); past it 503.",
     metavar="MB",
 )
 @_option(
     "--max-connections",
-    click.IntRange(min=1),
+    Whole(1, 1_000_000),
     1000,
     help="Open connections (kept below the open-file limit too); past it the longest-idle "
     "one is closed.",
@@ -109,7 +110,7 @@ SECONDS = click.FloatRange(min=0.1)
 )
 @_option(
     "--keep-alive",
-    click.FloatRange(min=1),
+    seconds(1),
     5.0,
     help="An idle keep-alive connection is closed after this.",
     metavar="SECONDS",

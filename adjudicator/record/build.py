@@ -38,7 +38,7 @@ from adjudicator.limits import (
     read_limited,
     too_big,
 )
-from adjudicator.record.confusables import skeleton
+from adjudicator.record.confusables import looks as looks_like
 from adjudicator.record.errors import RecordError, _message, _path, key, must_be, shown
 from adjudicator.record.notation import did_you_mean, not_a_player, read_notes, reader
 from adjudicator.record.other_games import validated
@@ -228,7 +228,7 @@ def _seats(variant: str, players: list[str], options: RuleOptions) -> dict[str, 
         if name in names:
             raise RecordError(f"players[{i}]", _("{name} is listed twice").format(name=shown(name)))
         names[name] = i
-        seen = looks.setdefault(skeleton(name), i)
+        seen = looks.setdefault(looks_like(name), i)
         if seen != i:
             raise RecordError(
                 f"players[{i}]",

@@ -3,7 +3,10 @@
 Two names with the same skeleton can be read as one ("Anna" and "Аnna", whose first
 letter is Cyrillic): a ruling about one would read as if about the other, so a record
 naming both is refused.  The skeleton is NFD, each character replaced by its prototype
-from Unicode's ``confusables.txt``, NFD again.
+from Unicode's ``confusables.txt``, NFD again.  Before it a name is folded (:func:`looks`):
+NFKC, so that fullwidth ``Ａｎｎａ`` is ``Anna``, and without the code points shown as
+nothing (default-ignorable ones, variation selectors among them), so that ``Anna`` +
+U+FE0F is ``Anna`` too.  A name with nothing visible is no name (:func:`visible`).
 
 The table is derived from that file by this module's ``main`` (no dependency: the core
 also runs in the browser), kept compact in :mod:`._confusables_table`::
@@ -42,6 +45,68 @@ def skeleton(name: str) -> str:
     prototypes = _prototypes()
     mapped = "".join(prototypes.get(ch, ch) for ch in unicodedata.normalize("NFD", name))
     return unicodedata.normalize("NFD", mapped)
+
+
+IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters
+a text shows as nothing, the variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF and the
+Mongolian ones, U+180B-U+180D, U+180F) and the Hangul fillers (U+115F, U+1160, U+3164,
+U+FFA0) among them."""
+
+BLANK = frozenset("\u2800")
+"""Characters that print as an empty cell without being ignorable: U+2800 BRAILLE PATTERN
+BLANK."""
+
+
+def ignorable(char: str) -> bool:
+    """Whether ``char`` is a default-ignorable code point (shown as nothing)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in IGNORABLE)
+
+
+def folded(name: str) -> str:
+    """``name`` as it looks: NFKC (fullwidth ``Ａｎｎａ`` is ``Anna``, ``ﬁ`` is ``fi``) without
+    the characters shown as nothing (``Anna`` + U+FE0F is ``Anna``)."""
+    if name.isascii():
+        return name  # NFKC leaves ASCII as it is, and none of it is ignorable
+    kept = "".join(ch for ch in unicodedata.normalize("NFKC", name) if not ignorable(ch))
+    return unicodedata.normalize("NFKC", kept)
+
+
+def looks(name: str) -> str:
+    """What ``name`` looks like: the skeleton of its :func:`folded` form.  Two names that
+    look alike have the same; a name of nothing visible has ``""``."""
+    return skeleton(folded(name))
+
+
+def visible(name: str) -> bool:
+    """Whether ``name`` shows anything: a character that is not ignorable, blank, a space
+    or a mark with nothing to sit on."""
+    return any(
+        not ignorable(ch)
+        and ch not in BLANK
+        and not ch.isspace()
+        and unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Zs")
+        for ch in unicodedata.normalize("NFKC", name)
+    )
 
 
 _ASCII_CONFUSABLE = frozenset('"%01I`m|')

@@ -34,6 +34,7 @@ from pydantic import (
 
 from adjudicator.cards import PARSE, UNKNOWN_TEXT, Card, card_code
 from adjudicator.i18n import N_, _
+from adjudicator.record.confusables import visible
 from adjudicator.record.errors import (
     RecordError,
     _message,
@@ -246,9 +247,9 @@ text (``Anna\u202etxt.exe`` prints as ``Annaexe.txt``), so two names could look 
 
 
 def _printable_name(name: str) -> str:
-    if name.isprintable():  # the common case, in C; the categories only for the rest
+    if name.isascii() and name.isprintable():  # the common case, in C
         return name
-    for ch in name:
+    for ch in name if not name.isprintable() else ():  # the categories only for the rest
         what = _HIDDEN.get(unicodedata.category(ch))
         if what is not None:
             raise RecordError(
@@ -258,6 +259,14 @@ def _printable_name(name: str) -> str:
                     "zero-width or control characters hide or reorder text)"
                 ).format(name=shown(name), code=f"{ord(ch):04X}", what=_(what)),
             )
+    if not visible(name):
+        raise RecordError(
+            "",
+            _(
+                "{name} is not a player name: it shows nothing (fillers, blanks and "
+                "characters shown as nothing only)"
+            ).format(name=shown(name)),
+        )
     return name
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -550,16 +550,29 @@ def verdict(
     """The readable verdict on one record (or session); ``viewer`` as for :func:`violation`;
     ``source`` the record as named on the command line (default ``file``), for hints;
     ``notes``: the comment beside each violation's action (never in one player's view)."""
+    return Group(*verdict_parts(file, report, viewer, source, notes))
+
+
+def verdict_parts(
+    file: str,
+    report: AnyReport,
+    viewer: str | None = None,
+    source: Source | None = None,
+    notes: bool = True,
+) -> Iterator[RenderableType]:
+    """:func:`verdict` a part at a time (its line, then each violation), made as it is
+    printed: a record of 200,000 irregularities is never laid out whole."""
     if isinstance(report, SessionReport):
-        return session_verdict(file, report)
+        yield session_verdict(file, report)
+        return
     source = file if source is None else source
-    parts: list[RenderableType] = [verdict_line(file, report)]
+    yield verdict_line(file, report)
     for v in report.violations:
-        parts.append(violation(v, viewer=viewer, source=source))
+        yield violation(v, viewer=viewer, source=source)
         if v.comment is not None and viewer is None and notes:  # no free text for one player
-            parts.append(comment_line(v.comment))
-    parts.extend(undetermined(v) for v in report.undetermined)
-    return Group(*parts)
+            yield comment_line(v.comment)
+    for v in report.undetermined:
+        yield undetermined(v)
 
 
 def _status_said(status: str) -> str:

@@ -1,0 +1,107 @@
+"""Player names that look the same, and names that show nothing (issue 39).
+
+``Anna`` beside ``Anna`` + U+FE0F (or another variation selector, a grapheme joiner, a
+Hangul filler) rendered alike and was accepted; so was all-fullwidth ``Ａｎｎａ`` (though
+``Ａnna`` was refused), and a name made only of U+3164 or U+2800.  Names are compared
+after NFKC folding without default-ignorable code points, then by their confusables
+skeleton; a name with no visible character is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import DISPUTE
+
+from adjudicator.cli import main
+from adjudicator.invalid import RecordError
+from adjudicator.record import load
+from adjudicator.record.confusables import folded, looks, visible
+
+
+def with_third(name: str) -> dict[str, Any]:
+    """README's dispute with Cai called ``name``."""
+    text = json.dumps(DISPUTE).replace('"Cai"', json.dumps(name))
+    record: dict[str, Any] = json.loads(text)
+    record["actions"] = [a.replace("Cai", name) for a in DISPUTE["actions"]]
+    return record
+
+
+def with_names(first: str, third: str) -> dict[str, Any]:
+    """README's dispute with Anna called ``first`` and Cai ``third``."""
+    record = with_third("Zed")
+    text = json.dumps(record).replace('"Anna"', json.dumps(first))
+    text = text.replace('"Zed"', json.dumps(third))
+    named: dict[str, Any] = json.loads(text)
+    named["actions"] = [a.replace("Anna", first).replace("Zed", third) for a in record["actions"]]
+    return named
+
+
+LOOK_ALIKES = [
+    "Anna\ufe0f",  # VARIATION SELECTOR-16
+    "Anna\ufe00",  # VARIATION SELECTOR-1
+    "Anna\U000e0100",  # VARIATION SELECTOR-17
+    "An\u034fna",  # COMBINING GRAPHEME JOINER
+    "Anna\u180b",  # MONGOLIAN FREE VARIATION SELECTOR ONE
+    "Anna\u1160",  # HANGUL JUNGSEONG FILLER
+    "\uff21\uff4e\uff4e\uff41",  # all fullwidth
+    "\uff21nna",  # one fullwidth letter (refused before too)
+    "\u0410nna",  # a Cyrillic A (refused before too)
+]
+
+
+@pytest.mark.parametrize("name", LOOK_ALIKES)
+def test_a_name_that_looks_like_anna_beside_anna_is_refused(name: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        load(with_third(name))
+    message = str(caught.value)
+    assert message.startswith("players[2]: ")
+    assert "looks like 'Anna' (players[0])" in message
+    assert "(with U+" in message  # the character that differs, named
+
+
+@pytest.mark.parametrize("name", ["Anna\ufe0f", "\uff21\uff4e\uff4e\uff41"])
+def test_the_look_alike_first_is_refused_too(name: str) -> None:
+    with pytest.raises(RecordError, match=r"players\[2\]: 'Anna'.* looks like"):
+        load(with_names(name, "Anna"))
+
+
+BLANKS = ["\u3164", "\u2800", "\u2800\u2800\u2800", "\uffa0", "\u115f", "\u115f\u1160", "\u0301"]
+
+
+@pytest.mark.parametrize("name", BLANKS)
+def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        load(with_third(name))
+    assert str(caught.value).startswith("players[2]: ")
+    assert "is not a player name: it shows nothing" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["Åsa", "Bo\u0301", "Ilkka", "✓", "\u5c0f\u660e", "Ｋim"])
+def test_names_that_show_something_different_are_kept(name: str) -> None:
+    assert load(with_third(name)).players[2] == name
+
+
+def test_folding_and_looks() -> None:
+    assert folded("\uff21\uff4e\uff4e\uff41") == "Anna"
+    assert folded("Anna\ufe0f") == "Anna" and folded("Anna") == "Anna"
+    assert looks("Anna\U000e0100") == looks("Anna")
+    assert looks("Anna") != looks("Anne")
+    assert not visible("\u3164\u2800\ufe0f") and visible("Bo")
+
+
+def test_the_command_line_says_it_in_one_line(tmp_path: Any) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(with_third("Anna\ufe0f")), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 2
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1 and "looks like 'Anna' (players[0])" in lines[0]
+    result = CliRunner().invoke(main, ["--lang", "sv", "check", str(path)])
+    assert "ser ut som 'Anna' (players[0])" in result.stdout
+    path.write_text(json.dumps(with_third("\u3164")), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--lang", "nb", "check", str(path)])
+    assert result.exit_code == 2 and "viser ingenting" in result.stdout
