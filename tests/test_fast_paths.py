@@ -1,0 +1,212 @@
+"""Each rule once: the fast paths and the generators call the rules' own predicates.
+
+Phase two's "a play beats the top play" is :func:`phase_two.beats`, called by
+``check``, by ``check``'s fast path for one card and by ``generate``.  The fast path
+is taken only while ``State.plain_play`` holds, computed once from the options in
+``engine.state.PLAIN_PLAY``; every option ``check`` reads must be there or be shown
+here to be harmless to it, so a new restriction cannot be skipped by the fast path
+(and then by the property tests, which compare the two sides).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from adjudicator import engine
+from adjudicator.actions import Action
+from adjudicator.cards import PARSE
+from adjudicator.engine import phase_two
+from adjudicator.engine.state import PLAIN_PLAY, State
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.record import load_record
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HARMLESS = {
+    "anti_trump": "read by beats itself, which the fast path calls",
+    "min_run": "a run's length: the fast path takes one card, never a run",
+    "sequences": "which runs count: the fast path takes one card, never a run",
+    "pick_takes": "what a pick takes: the fast path takes plays only",
+    "pick_from": "where a pick takes from: the fast path takes plays only",
+    "forced_pick": "read through state.forced, which the fast path looks at",
+    "decks": "how many copies a hand may hold: the fast path looks the card up in the hand",
+}
+"""Options that ``phase_two.check`` (or what it calls) reads and the fast path need not
+know, each with the reason."""
+
+
+def options_read(source: str, entry: str) -> set[str]:
+    """The option names read (``options.X``, ``state.options.X``) by function ``entry`` of
+    a module's ``source`` and by every function of that module it calls, transitively."""
+    tree = ast.parse(source)
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    seen: set[str] = set()
+    read: set[str] = set()
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        for node in ast.walk(functions[name]):
+            if isinstance(node, ast.Attribute):
+                base = node.value
+                if (isinstance(base, ast.Name) and base.id == "options") or (
+                    isinstance(base, ast.Attribute) and base.attr == "options"
+                ):
+                    read.add(node.attr)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                todo.append(node.func.id)
+            elif isinstance(node, ast.Name) and node.id in functions:
+                todo.append(node.id)  # a function passed on (Violation.later's words)
+    return read
+
+
+def unguarded(source: str) -> set[str]:
+    return options_read(source, "check") - set(PLAIN_PLAY) - set(HARMLESS)
+
+
+def test_every_option_phase_two_checks_is_guarded_or_harmless() -> None:
+    source = Path(phase_two.__file__.replace(".so", ".py")).read_text(encoding="utf-8")
+    assert options_read(source, "check") >= {"high_trump", "pick_takes"}  # the reader reads
+    assert unguarded(source) == set()
+
+
+def test_a_new_restriction_in_check_is_caught_by_the_guard() -> None:
+    """A dummy option read by check, in neither list: the guard's test names it."""
+    source = Path(phase_two.__file__).with_suffix(".py").read_text(encoding="utf-8")
+    dummy = source.replace(
+        '    if act == "play":\n',
+        '    if act == "play" and state.options.no_nines and cards[0] % 13 == 7:\n'
+        '        return Violation("phase2.no_nines", "no nines at this table")\n'
+        '    if act == "play":\n',
+        1,
+    )
+    assert dummy != source
+    assert unguarded(dummy) == {"no_nines"}
+
+
+def test_plain_play_is_computed_from_the_options() -> None:
+    options = load_record(json.dumps(_two_packs(["Anna play 9H"]))).options
+    names = ("Anna", "Bo", "Cai")
+    assert State(options, names).plain_play
+    for value in ("kill_only", "only_killer"):
+        killing = options.model_copy(update={"high_trump": value})
+        assert not State(killing, names).plain_play, value
+
+
+# --- phase2.beat at its boundary, two packs so that a card can meet its copy ----------
+
+
+def _two_packs(actions: list[str], trump: str = "S") -> dict[str, object]:
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "options": {"decks": 2},
+        "players": ["Anna", "Bo", "Cai"],
+        "start": {
+            "phase": 2,
+            "trump": trump,
+            "leader": "Anna",
+            "hands": {
+                "Anna": ["9H", "3S", "2C"],
+                "Bo": ["9H", "TH", "8H", "3S", "2S", "4S"],
+                "Cai": ["7C", "3D", "4S"],
+            },
+        },
+        "actions": actions,
+    }
+
+
+def _verdict(actions: list[str]) -> tuple[str, str | None]:
+    report = adjudicate(load_record(json.dumps(_two_packs(actions))))
+    first = report.violations[0].rule if report.violations else None
+    return report.status, first
+
+
+def _listed(actions: list[str]) -> set[str]:
+    game = load_record(json.dumps(_two_packs(actions)))
+    state = engine.new_state(game)
+    for action in game.actions:
+        engine.apply(state, action)
+    return {a.record_form(game.players) for a in engine.legal_actions(state)}  # type: ignore[misc]
+
+
+def test_a_card_does_not_beat_its_identical_copy() -> None:
+    assert _verdict(["Anna play 9H", "Bo play 9H"]) == ("illegal", "phase2.beat")
+    assert "Bo play 9H" not in _listed(["Anna play 9H"])
+
+
+def test_the_next_card_up_beats_and_the_next_down_does_not() -> None:
+    assert _verdict(["Anna play 9H", "Bo play TH"]) == ("legal", None)
+    assert _verdict(["Anna play 9H", "Bo play 8H"]) == ("illegal", "phase2.beat")
+    listed = _listed(["Anna play 9H"])
+    assert "Bo play TH" in listed and "Bo play 8H" not in listed
+
+
+def test_a_trump_beats_a_plain_card_and_only_a_higher_trump_beats_a_trump() -> None:
+    assert _verdict(["Anna play 9H", "Bo play 2S"]) == ("legal", None)
+    assert _verdict(["Anna play 3S", "Bo play 3S"]) == ("illegal", "phase2.beat")  # its copy
+    assert _verdict(["Anna play 3S", "Bo play 2S"]) == ("illegal", "phase2.beat")
+    assert _verdict(["Anna play 3S", "Bo play 4S"]) == ("legal", None)
+    listed = _listed(["Anna play 3S"])
+    assert "Bo play 4S" in listed and not {"Bo play 3S", "Bo play 2S"} & listed
+
+
+def test_the_fast_path_and_the_whole_way_agree_on_every_single_card() -> None:
+    game = load_record(json.dumps(_two_packs(["Anna play 9H"])))
+    state = engine.new_state(game)
+    engine.apply(state, game.actions[0])
+    whole_way = state.clone()
+    whole_way.plain_play = False
+    for card in ("9H", "TH", "8H", "3S", "2S", "4S", "7C"):
+        action = Action(1, "play", (PARSE[card],))
+        fast, slow = engine.check(state, action), engine.check(whole_way, action)
+        assert (fast is None) == (slow is None), card
+        assert fast is None or slow is None or fast.rule == slow.rule
+
+
+MUTANT = textwrap.dedent(
+    """
+    import json, sys
+    from adjudicator import _native, engine
+    from adjudicator.engine import phase_two
+    from adjudicator.record import load_record
+
+    assert _native.build.startswith("pure"), _native.build
+    def beats(cards, top, state):  # the comparison flipped: '>=' for '>'
+        low, high = cards[0], top[-1]
+        if low // 13 == high // 13:
+            return low >= high
+        if state.trump is None:
+            return True
+        return low // 13 == state.trump and high // 13 != phase_two.anti_trump_suit(state)
+    phase_two.beats = beats
+    game = load_record(sys.stdin.read())
+    state = engine.new_state(game)
+    engine.apply(state, game.actions[0])
+    copy = game.actions[1]
+    print(json.dumps({
+        "check": engine.check(state, copy) is None,
+        "generate": copy in engine.legal_actions(state),
+    }))
+    """
+)
+
+
+def test_a_changed_beats_moves_check_and_generate_together() -> None:
+    """With ``beats`` taking a copy as beating, check and the generated list both accept
+    it (pure Python: a compiled module calls its own functions directly)."""
+    record = json.dumps(_two_packs(["Anna play 9H", "Bo play 9H"]))
+    env = {**os.environ, "ADJUDICATOR_PURE": "1", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", MUTANT], input=record, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"check": True, "generate": True}
