@@ -210,3 +210,94 @@ def test_a_changed_beats_moves_check_and_generate_together() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"check": True, "generate": True}
+
+
+# --- rules whose comparison only whole games used to reach ------------------------------
+
+
+def _checked(record: dict[str, object]) -> tuple[str, str | None]:
+    report = adjudicate(load_record(json.dumps(record)))
+    first = report.violations[0].rule if report.violations else None
+    return report.status, first
+
+
+def _phase_one(stock: list[str], set_aside: bool = False) -> dict[str, object]:
+    start: dict[str, object] = {
+        "phase": 1,
+        "leader": "Anna",
+        "hands": {"Anna": ["5H", "2C", "9C"], "Bo": ["6H", "3C", "8C"], "Cai": ["7H", "4C"]},
+        "stock": stock,
+    }
+    options: dict[str, object] = {}
+    if set_aside:  # the Goat's way: the trump card lies apart, drawn by nobody
+        options = {"trump_card": "set_aside", "phase_two_leader": "last_trick_winner"}
+        start["trump_card"] = "AS"
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "options": options,
+        "players": ["Anna", "Bo", "Cai"],
+        "start": start,
+        "actions": ["Anna dare"],
+    }
+
+
+def test_the_dare_floor_at_its_boundary() -> None:
+    """A dare never turns the trump card lying last in the stock: two cards are the least
+    (pagat.com, 'Play in the first phase'); with the trump card set aside, one."""
+    assert _checked(_phase_one(["2D", "3S"])) == ("legal", None)
+    assert _checked(_phase_one(["3S"])) == ("illegal", "phase1.dare.stock")
+    assert _checked(_phase_one(["3S"], set_aside=True)) == ("legal", None)
+    assert _checked(_phase_one([], set_aside=True)) == ("illegal", "phase1.dare.stock")
+
+
+def _joined(pick: str) -> dict[str, object]:
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "options": {"pick_takes": "joined"},
+        "players": ["Anna", "Bo", "Cai", "Dag"],
+        "start": {
+            "phase": 2,
+            "trump": "S",
+            "leader": "Anna",
+            "hands": {
+                "Anna": ["5H", "2C"],
+                "Bo": ["6H", "3C"],
+                "Cai": ["7H", "4C"],
+                "Dag": ["2D", "3D"],
+            },
+        },
+        "actions": ["Anna play 5H", "Bo play 6H", "Cai play 7H", pick],
+    }
+
+
+def test_a_joined_pick_reaches_the_tricks_first_play() -> None:
+    """A joined run down to the trick's first play is taken whole, that play included."""
+    assert _checked(_joined("Dag pick 5H 6H 7H")) == ("legal", None)
+    assert _checked(_joined("Dag pick 6H 7H")) == ("illegal", "phase2.pick.cards")
+    assert _checked(_joined("Dag pick 7H")) == ("illegal", "phase2.pick.cards")
+
+
+ATLANTA_TWICE = {
+    "format": "skitgubbe-record/1",
+    "variant": "atlanta",
+    "players": ["Anna", "Bo", "Cai"],
+    "dealer": "Anna",
+    "deck": "TH 3C 7C JC 7D 8C AH 4D AC 9S 2H 5H 4S 2C 2D 8D QC QH 6D 8H KS 9H AD 5C 4H 8S QD "
+    "5S 2S 6H TD 9D 7S 5D 6C 4C JD 3H 3S TS AS JS 3D 9C KH JH TC QS KD 7H KC 6S",
+    "actions": [
+        *("Bo play TH", "Cai play 7D", "Anna play AC", "Anna play 5H", "Bo play AH", "Cai dare"),
+        *("Bo play 9S", "Cai play 3C", "Anna play 8C", "Bo dare", "Cai play 2H", "Anna dare"),
+        *("Anna play QH", "Bo play 2C", "Cai play QC", "Anna dare", "Cai play 4D"),
+        *("Anna play 7C", "Anna sluff 4S", "Anna sluff QD"),
+    ],
+}
+"""A seeded Atlanta game (simulate) cut where Anna, having sluffed 4♠ to the trick, sluffs
+Q♦ too: a rank she may sluff, but only once a trick (pagat.com, 'Atlanta Variation')."""
+
+
+def test_atlanta_sluffs_once_a_trick() -> None:
+    assert _checked(ATLANTA_TWICE) == ("illegal", "phase1.sluff.once")
+    once = {**ATLANTA_TWICE, "actions": ATLANTA_TWICE["actions"][:-1]}  # type: ignore[index]
+    assert _checked(once) == ("legal", None)
