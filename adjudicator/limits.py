@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, number
 from adjudicator.invalid import RecordError, cut
 
@@ -23,7 +24,7 @@ MAX_RECORD_SIZE = 64 * 1024 * 1024
 SIZE_FLAG = "--max-record-size"
 
 
-class InputError(OSError):
+class InputError(AdjudicatorError, OSError):
     """A file that is not read: not a regular file, or larger than the limit."""
 
     def __init__(self, message: str) -> None:

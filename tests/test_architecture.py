@@ -17,7 +17,7 @@ import adjudicator
 PACKAGE = Path(adjudicator.__file__).resolve().parent
 
 LAYERS = [
-    ["_version", "_startup", "_native", "invalid", "limits", "samples", "i18n"],
+    ["_version", "_startup", "_native", "exceptions", "invalid", "limits", "samples", "i18n"],
     ["cards", "speech"],
     ["actions"],
     ["rules"],

@@ -301,3 +301,27 @@ def test_atlanta_sluffs_once_a_trick() -> None:
     assert _checked(ATLANTA_TWICE) == ("illegal", "phase1.sluff.once")
     once = {**ATLANTA_TWICE, "actions": ATLANTA_TWICE["actions"][:-1]}  # type: ignore[index]
     assert _checked(once) == ("legal", None)
+
+
+def _mas_two_packs(reply: str) -> dict[str, object]:
+    return {
+        "format": "skitgubbe-record/1",
+        "variant": "mas",
+        "options": {"decks": 2},
+        "players": ["Anna", "Bo", "Cai"],
+        "start": {
+            "phase": 1,
+            "leader": "Anna",
+            "hands": {"Anna": ["9H", "2C", "3C"], "Bo": ["9H", "TH", "8H"], "Cai": ["7C", "3D"]},
+            "stock": ["5D", "6D", "7S"],
+            "trump_card": "7S",
+        },
+        "actions": ["Anna play 9H", reply],
+    }
+
+
+def test_phase_one_beat_at_its_boundary_with_two_packs() -> None:
+    """Mas (pair_winner 'suit'): the second card must beat the first: its copy does not."""
+    assert _checked(_mas_two_packs("Bo play TH")) == ("legal", None)
+    assert _checked(_mas_two_packs("Bo play 9H")) == ("illegal", "phase1.beat")
+    assert _checked(_mas_two_packs("Bo play 8H")) == ("illegal", "phase1.beat")

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 
 from adjudicator import service
 from adjudicator.bulk.orphans import die_with_parent
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
@@ -499,7 +500,7 @@ def _check(
     return Checked(source.file, source.line, report, None, text if keep_text else None)
 
 
-class WorkersLost(RuntimeError):
+class WorkersLost(AdjudicatorError, RuntimeError):
     """A worker process died (killed, out of memory) with records unchecked."""
 
 

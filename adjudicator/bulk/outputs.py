@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 from adjudicator import limits
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.invalid import cut
 
 STDIN = "-"
@@ -29,7 +30,7 @@ PART = ".part"
 """How every temporary file of an output ends."""
 
 
-class OutputError(ValueError):
+class OutputError(AdjudicatorError, ValueError):
     """An output that cannot be made or written: the message is one line for a person."""
 
     def __init__(self, message: str) -> None:

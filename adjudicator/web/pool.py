@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from adjudicator import i18n
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.web.worker import BUSY, MEMORY
 
 STOPPED = "the checking process stopped on this record; use adjudicator check"
@@ -48,7 +49,7 @@ START_SECONDS = 120.0
 """How long a new worker may take to load the engine before the pool gives up on it."""
 
 
-class Refused(Exception):
+class Refused(AdjudicatorError):
     """A request the pool does not run: HTTP ``status`` with one line, maybe ``Retry-After``."""
 
     def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:

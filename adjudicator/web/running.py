@@ -22,6 +22,8 @@ import h11
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from adjudicator.exceptions import AdjudicatorError
+
 ADDRESS_IN_USE = 2
 """Exit status of ``serve`` when the address is taken (docs/limits.md): a command-line
 mistake, said before any address is announced."""
@@ -61,7 +63,7 @@ class Options:
         return out
 
 
-class AddressInUse(Exception):
+class AddressInUse(AdjudicatorError):
     """The port is taken (or the address not this machine's): one line, exit 2."""
 
 

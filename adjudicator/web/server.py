@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
 from adjudicator.invalid import cut
 from adjudicator.service import page as calls
@@ -100,7 +101,7 @@ def _error(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"error": cut(message), **more}, status_code=status)
 
 
-class _Refusal(Exception):
+class _Refusal(AdjudicatorError):
     """A request the guard answers itself, before or while its body arrives."""
 
     def __init__(self, status: int, message: str, drain: bool = True) -> None:
@@ -110,7 +111,7 @@ class _Refusal(Exception):
         self.drain = drain
 
 
-class _Gone(Exception):
+class _Gone(AdjudicatorError):
     """The client closed the connection before its body arrived."""
 
 
