@@ -325,3 +325,39 @@ def test_phase_one_beat_at_its_boundary_with_two_packs() -> None:
     assert _checked(_mas_two_packs("Bo play TH")) == ("legal", None)
     assert _checked(_mas_two_packs("Bo play 9H")) == ("illegal", "phase1.beat")
     assert _checked(_mas_two_packs("Bo play 8H")) == ("illegal", "phase1.beat")
+
+
+def _message(record: dict[str, object]) -> str:
+    report = adjudicate(load_record(json.dumps(record)))
+    return report.violations[0].message
+
+
+def test_a_dare_says_why_and_names_only_the_top_card() -> None:
+    assert _message(_phase_one([], set_aside=True)) == (
+        "A dare needs a card in the stock; it holds 0"
+    )
+    assert _message(_phase_one(["3S"])) == (
+        "A dare needs two or more cards in the stock; it holds 1 (the trump card, which is "
+        "never dared)"
+    )
+    named = {**_phase_one(["2D", "3S"]), "actions": ["Anna dare 2D"]}
+    assert _checked(named) == ("legal", None)
+    wrong = {**_phase_one(["2D", "3S"]), "actions": ["Anna dare 3S"]}
+    assert _checked(wrong) == ("illegal", "phase1.dare.card")
+
+
+def test_a_pick_in_phase_one_names_the_led_card_or_none() -> None:
+    assert _checked(_mas_two_packs("Bo pick")) == ("legal", None)
+    assert _checked(_mas_two_packs("Bo pick 9H")) == ("legal", None)
+    assert _checked(_mas_two_packs("Bo pick TH")) == ("illegal", "phase1.pick.cards")
+
+
+def test_two_copies_of_a_trump_are_set_aside_with_two_packs() -> None:
+    """Mas: a hand of three trumps is set aside; with two packs two of them may be copies."""
+    record = _mas_two_packs("Bo pick")
+    start = dict(record["start"])  # type: ignore[call-overload]
+    start["hands"] = {**start["hands"], "Cai": ["8S", "8S", "9S"]}
+    aside = {**record, "start": start, "actions": ["Cai set_aside 8S 8S 9S"]}
+    assert _checked(aside) == ("legal", None)
+    short = {**aside, "actions": ["Cai set_aside 8S 9S 9S"]}
+    assert _checked(short)[0] == "illegal"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
 from adjudicator.engine.events import Event
-from adjudicator.engine.options import Options
+from adjudicator.engine.options import Options, options_of
 from adjudicator.engine.violations import Violation
 from adjudicator.rules.options import RuleOptions
 
@@ -173,7 +173,7 @@ class State:
     def __init__(self, options: RuleOptions | Options, names: tuple[str, ...]) -> None:
         n = len(names)
         if not isinstance(options, Options):
-            options = Options.of(options)
+            options = options_of(options)
         self.options: Options = options
         """The variant's rule options, as the engine reads them (see engine/options.py)."""
         self.plain_kill = (
