@@ -62,6 +62,7 @@ skipped silently."""
 
 TESTS = (
     "tests/test_fast_paths.py",
+    "tests/test_samples.py",
     "tests/test_violations.py",
     "tests/test_phase_two_options.py",
     "tests/test_phase_one_all.py",

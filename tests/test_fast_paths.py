@@ -361,3 +361,32 @@ def test_two_copies_of_a_trump_are_set_aside_with_two_packs() -> None:
     assert _checked(aside) == ("legal", None)
     short = {**aside, "actions": ["Cai set_aside 8S 9S 9S"]}
     assert _checked(short)[0] == "illegal"
+
+
+# --- generate against check, on seeded games of every preset (the fast suite's share of
+# --- the property tests: a generator that drifts from its rule fails here at once)
+
+
+def _seeded_tables() -> list[tuple[str, int]]:
+    from adjudicator.rules.presets import PRESETS
+
+    return [(name, preset.options.min_players) for name, preset in sorted(PRESETS.items())]
+
+
+def test_generated_actions_are_what_check_passes_on_seeded_games() -> None:
+    import random
+
+    from test_properties import assert_generated_is_checked
+
+    from adjudicator.play.simulate import random_game
+
+    walked = 0
+    for variant, players in _seeded_tables():
+        for seed in (1, 2):
+            _, game = random_game(variant, players, random.Random(f"fast/{variant}/{seed}"))
+            state = engine.new_state(game)
+            for action in game.actions:
+                assert_generated_is_checked(state)
+                engine.apply(state, action)
+            walked += len(game.actions)
+    assert walked > 1000  # whole games, not a few steps
