@@ -32,6 +32,7 @@ COMPILED = [
     "adjudicator/engine/common.py",
     "adjudicator/engine/deals.py",
     "adjudicator/engine/intermission.py",
+    "adjudicator/engine/option_fields.py",
     "adjudicator/engine/options.py",
     "adjudicator/engine/phase_one_all.py",
     "adjudicator/engine/phase_one_pairs.py",

@@ -18,27 +18,41 @@ _native.choose()  # before any engine module is imported: compiled, or from its 
 from adjudicator._version import __version__
 from adjudicator.actions import Action
 from adjudicator.cards import Card, card_code, card_text, parse_card
-from adjudicator.play.adjudicate import Report, adjudicate
-from adjudicator.play.table import IllegalActionError, Outcome, Table
-from adjudicator.record import Game, RecordError, load_record
+from adjudicator.engine.violations import IllegalActionError, Violation
+from adjudicator.exceptions import AdjudicatorError
+from adjudicator.play.adjudicate import Report, SessionReport, adjudicate, adjudicate_session
+from adjudicator.play.legal import Position, Unreachable, position
+from adjudicator.play.table import Outcome, Table
+from adjudicator.record import Game, RecordError, Session, load, load_record
 from adjudicator.rules import PRESETS, RuleOptions, find_variant
+from adjudicator.rules.options import OptionsError
 
 __all__ = [
     "PRESETS",
     "Action",
+    "AdjudicatorError",
     "Card",
     "Game",
     "IllegalActionError",
+    "OptionsError",
     "Outcome",
+    "Position",
     "RecordError",
     "Report",
     "RuleOptions",
+    "Session",
+    "SessionReport",
     "Table",
+    "Unreachable",
+    "Violation",
     "__version__",
     "adjudicate",
+    "adjudicate_session",
     "card_code",
     "card_text",
     "find_variant",
+    "load",
     "load_record",
     "parse_card",
+    "position",
 ]

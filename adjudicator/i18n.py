@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from adjudicator.exceptions import AdjudicatorError
+
 SOURCE = "en"
 LANGUAGES: dict[str, str] = {
     "en": "English",
@@ -52,7 +54,7 @@ _language: ContextVar[str] = ContextVar("adjudicator_language", default=SOURCE)
 _loaded: dict[tuple[str, str], gettext.NullTranslations] = {}
 
 
-class UnknownLanguage(ValueError):
+class UnknownLanguage(AdjudicatorError, ValueError):
     """A language asked for by name that has no catalogue: one line listing those there are,
     and the other tags read as one of them (:data:`ALIASES`).  English: the language is
     what is being chosen."""

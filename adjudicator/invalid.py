@@ -1,7 +1,9 @@
-"""What every public function raises for input it cannot take: :class:`RecordError`.
+"""The package's errors start here: :class:`AdjudicatorError`, and :class:`RecordError`,
+what every public function raises for input it cannot take.
 
-A leaf module (it imports nothing of the project), so that the cards, the presets
-and the record layer raise one error class without importing one another.
+At the bottom of the layers (it imports only :mod:`adjudicator.i18n`, to say its words),
+so that the cards, the presets and the record layer raise one error class without
+importing one another.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, number
 
 MESSAGE_MAX = 300
@@ -21,7 +24,7 @@ def cut(text: str, limit: int = MESSAGE_MAX) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
 
 
-class RecordError(ValueError):
+class RecordError(AdjudicatorError, ValueError):
     """A record that cannot be read as the format: ``path: message``, at most
     :data:`MESSAGE_MAX` characters.
 

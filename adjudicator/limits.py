@@ -16,6 +16,7 @@ import sys
 from array import array
 from itertools import accumulate
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, number
 from adjudicator.invalid import RecordError, cut
 
@@ -30,7 +31,7 @@ texts are short too (a name is 40 characters, a message 300); without a limit a 
 of megabyte notes would make megabyte pages of every replay and export."""
 
 
-class InputError(OSError):
+class InputError(AdjudicatorError, OSError):
     """A file that is not read: not a regular file, or larger than the limit."""
 
     def __init__(self, message: str) -> None:

@@ -17,7 +17,17 @@ import adjudicator
 PACKAGE = Path(adjudicator.__file__).resolve().parent
 
 LAYERS = [
-    ["_version", "exits", "_startup", "_native", "invalid", "limits", "samples", "i18n"],
+    [
+        "_version",
+        "exits",
+        "_startup",
+        "_native",
+        "exceptions",
+        "invalid",
+        "limits",
+        "samples",
+        "i18n",
+    ],
     ["cards", "speech"],
     ["actions"],
     ["rules"],

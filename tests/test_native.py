@@ -22,7 +22,7 @@ import pytest
 import adjudicator
 from adjudicator import _native
 from adjudicator.engine.options import Options
-from adjudicator.rules.options import RuleOptions
+from adjudicator.rules.options import RuleOptions, engine_source
 from adjudicator.rules.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,14 +148,19 @@ def _annotations(path: Path, class_name: str) -> dict[str, str]:
     }
 
 
-def test_the_engines_options_are_rule_options_field_for_field() -> None:
-    """engine/options.py copies RuleOptions for the compiled engine: every field, with the
-    same type as written, and (for every preset at every seat count) the same value."""
+def test_the_engines_options_are_generated_from_rule_options() -> None:
+    """engine/option_fields.py is what RuleOptions' generator writes (no field written by
+    hand): every field, with the same type, and (for every preset at every seat count) the
+    same value."""
     package = Path(adjudicator.__file__).parent
+    generated = package / "engine" / "option_fields.py"
+    assert generated.read_text(encoding="utf-8") == engine_source(), (
+        "an option changed: write engine/option_fields.py again (docs/development.md)"
+    )
     theirs = _annotations(package / "rules" / "options.py", "RuleOptions")
-    mine = _annotations(package / "engine" / "options.py", "Options")
+    mine = _annotations(generated, "Options")
     assert mine.pop("min_run") == "int"
-    assert mine == theirs
+    assert {k: v.replace('"', "'") for k, v in mine.items()} == theirs
     for preset in PRESETS.values():
         low, high = preset.options.min_players, min(preset.options.max_players, 12)
         for players in range(low, high + 1):

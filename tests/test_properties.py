@@ -142,10 +142,18 @@ def unlisted(
 
 
 def assert_generated_is_checked(state: State) -> None:
-    """``legal_actions`` generates directly; it must list exactly what ``check`` passes."""
+    """``legal_actions`` generates directly; it must list exactly what ``check`` passes,
+    and ``check`` must say the same with its fast path as without it (the fast path is off
+    on a copy of the state: ``plain_play``), so that a rule the fast path or the generator
+    skips cannot hide behind the other."""
     generated = engine.legal_actions(state)
     assert len(set(generated)) == len(generated), "legal_actions lists an action twice"
-    assert set(generated) == set(engine.legal_by_check(state))
+    checked = engine.legal_by_check(state)
+    assert set(generated) == set(checked)
+    if state.plain_play:
+        whole_way = state.clone()
+        whole_way.plain_play = False
+        assert set(engine.legal_by_check(whole_way)) == set(checked)
 
 
 def assert_rule(violation: Any, action: Action) -> None:

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 
 from adjudicator import service
 from adjudicator.bulk.orphans import die_with_parent
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
 from adjudicator.importers.link import decode as decode_link
 from adjudicator.importers.link import link_label, looks_like_link
@@ -513,7 +514,7 @@ def _check(
     return Checked(source.file, source.line, report, None, text if keep_text else None)
 
 
-class WorkersLost(RuntimeError):
+class WorkersLost(AdjudicatorError, RuntimeError):
     """A worker process died (killed, out of memory) with records unchecked."""
 
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.limits import MAX_RECORD_SIZE
 from adjudicator.record import RecordError
 from adjudicator.record.build import read_text
@@ -67,7 +68,7 @@ LOCAL_LOG_LEVEL = "DASK_LOGGING__DISTRIBUTED"
 """The environment variable that sets the log level of distributed, read by every process."""
 
 
-class ClusterError(Exception):
+class ClusterError(AdjudicatorError):
     """No cluster to check on (dask missing, a bad address, nobody answering), or a
     batch of records the cluster lost.
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from adjudicator import limits
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
 from adjudicator.invalid import cut
 
@@ -45,7 +46,7 @@ _LINKS_MAX = 40
 """Symbolic links followed to find a descriptor's name, as the system follows at most."""
 
 
-class OutputError(ValueError):
+class OutputError(AdjudicatorError, ValueError):
     """An output that cannot be made or written: the message is one line for a person."""
 
     def __init__(self, message: str) -> None:

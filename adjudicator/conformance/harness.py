@@ -38,6 +38,7 @@ from typing import Any
 from adjudicator import engine, record
 from adjudicator.actions import Action
 from adjudicator.engine.state import State
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.play import legal, listing
 from adjudicator.record import SESSION_FORMAT, Game, RecordError
 
@@ -54,7 +55,7 @@ GIVE_UP_AFTER = 3
 TOO_STRICT, TOO_LENIENT = "too strict", "too lenient"
 
 
-class HarnessError(Exception):
+class HarnessError(AdjudicatorError):
     """The run cannot go on (unreadable vectors, an engine that cannot be started): one line."""
 
 
@@ -261,7 +262,7 @@ class Engine:
         return f"the engine {how} without answering{self._last_error_line()} (restarted)"
 
 
-class NoAnswer(Exception):
+class NoAnswer(AdjudicatorError):
     """The engine gave no line for a position: timed out, crashed or exited."""
 
 

@@ -30,14 +30,14 @@ from adjudicator.engine.state import (
     TableView,
     variant_acts,
 )
-from adjudicator.engine.violations import IllegalAction, Violation
+from adjudicator.engine.violations import IllegalActionError, Violation
 from adjudicator.game import Game
 from adjudicator.i18n import _
 from adjudicator.rules.deal import deal_layout
 
 __all__ = [
     "Event",
-    "IllegalAction",
+    "IllegalActionError",
     "State",
     "TableView",
     "Violation",
@@ -482,13 +482,13 @@ def apply(state: State, action: Action) -> Sequence[Event]:
 
 
 def push(state: State, action: Action) -> None:
-    """Check and apply; raise :class:`IllegalAction` with the violation if illegal.
+    """Check and apply; raise :class:`IllegalActionError` with the violation if illegal.
 
     (:meth:`adjudicator.Table.push` does the same and returns what happened.)
     """
     bad = check(state, action)
     if bad is not None and not bad.undetermined:
-        raise IllegalAction(bad)
+        raise IllegalActionError(bad)
     apply(state, action)
 
 

@@ -48,11 +48,12 @@ def anti_trump_suit(state: State) -> int | None:
 
 
 def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
-    """Whether the play ``cards`` (sorted) beats the play ``top`` (sorted).
+    """Whether the play ``cards`` (sorted) beats the play ``top`` (sorted): phase2.beat,
+    the one comparison that :func:`check`, its fast path and :func:`generate` all call.
 
     With the trump suit unknown (an unknown trump card and no ``trump`` in the
     record), a play of another suit is let through here; :func:`check` reports
-    it as undetermined.
+    it as undetermined (see :func:`surely_beats`).
     """
     low = cards[0]
     high = top[-1]
@@ -61,6 +62,12 @@ def beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
     if state.trump is None:
         return True
     return low // 13 == state.trump and high // 13 != anti_trump_suit(state)
+
+
+def surely_beats(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> bool:
+    """:func:`beats`, and known to: with the trump suit unknown only a play of the top
+    play's suit is sure to beat it (any other is undetermined, never listed as legal)."""
+    return beats(cards, top, state) and (state.trump is not None or cards[0] // 13 == top[-1] // 13)
 
 
 def why_not_beat(cards: tuple[Card, ...], top: tuple[Card, ...], state: State) -> str:
@@ -321,17 +328,9 @@ def generate(state: State) -> list[Action]:
     if trick:
         # A play beats when its lowest card does (see beats), and every card of a run
         # is above its lowest one: the runs that beat are the runs among the cards
-        # that beat.  With the trump suit unknown only the top play's suit is sure to.
-        above = trick[-1][1][-1]
-        on = above // 13  # the suit of the top play
-        if (
-            trump is not None
-            and on != trump
-            and (options.anti_trump == "none" or on != anti_trump_suit(state))
-        ):
-            cards = sorted({c for c in hand if (c > above and c // 13 == on) or c // 13 == trump})
-        else:
-            cards = sorted({c for c in hand if c > above and c // 13 == on})
+        # that beat.
+        top = trick[-1][1]
+        cards = sorted({c for c in hand if surely_beats((c,), top, state)})
     else:
         cards = sorted(set(hand))
     singles = single_plays(p)
@@ -369,20 +368,14 @@ def check(state: State, action: Action) -> Violation | None:
     cards = action.cards
     if (  # the common case, decided at once: one known card, no special rule in the way
         act == "play"
+        and state.plain_play
         and len(cards) == 1
         and index_of(state.hands[p], cards[0]) >= 0
         and not state.pending[p]
         and not (trick and state.forced)
-        and state.options.high_trump == "none"
+        and (not trick or surely_beats(cards, trick[-1][1], state))
     ):
-        if not trick:
-            return None
-        card, top = cards[0], trick[-1][1][-1]
-        if card // 13 == top // 13:
-            if card > top:
-                return None
-        elif card // 13 == state.trump and top // 13 != anti_trump_suit(state):
-            return None
+        return None  # (anything else goes the whole way below, the same beats included)
     if act == "play":
         if state.pending[p]:
             return Violation(

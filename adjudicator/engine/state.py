@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.cards import UNKNOWN, Card
 from adjudicator.engine.events import Event
-from adjudicator.engine.options import Options
+from adjudicator.engine.options import Options, options_of
 from adjudicator.engine.violations import Violation
 from adjudicator.rules.options import RuleOptions
 
@@ -91,6 +91,13 @@ def variant_acts(options: RuleOptions | Options) -> frozenset[str]:
     return frozenset(acts)
 
 
+PLAIN_PLAY: dict[str, str] = {"high_trump": "none"}
+"""The options under whose values a play of one card in phase two answers to no rule but
+:func:`~adjudicator.engine.phase_two.beats` (and whose turn and hand it is), each with that
+value: ``State.plain_play`` is computed from them once.  Every option that
+:func:`~adjudicator.engine.phase_two.check` reads is either here or shown harmless to the
+fast path in ``tests/test_fast_paths.py``, which fails on one that is neither."""
+
 FIELDS: tuple[str, ...] = (
     "acts",
     "ahead",
@@ -124,6 +131,7 @@ FIELDS: tuple[str, ...] = (
     "pile_hidden",
     "piles",
     "plain_kill",
+    "plain_play",
     "rank1",
     "replay",
     "reserve",
@@ -165,7 +173,7 @@ class State:
     def __init__(self, options: RuleOptions | Options, names: tuple[str, ...]) -> None:
         n = len(names)
         if not isinstance(options, Options):
-            options = Options.of(options)
+            options = options_of(options)
         self.options: Options = options
         """The variant's rule options, as the engine reads them (see engine/options.py)."""
         self.plain_kill = (
@@ -175,6 +183,11 @@ class State:
         )
         """Phase two's tricks end only by their count of plays (no high trump, no trump or
         completed suit that ends one): decided at once when a play is made."""
+        self.plain_play = all(
+            getattr(options, name) == neutral for name, neutral in PLAIN_PLAY.items()
+        )
+        """Phase two's plays of one card answer to no rule but :func:`phase_two.beats` and
+        whose turn and hand it is: :func:`phase_two.check` may decide one at once."""
         self.names = names
         self.acts = variant_acts(options)
         """The acts the variant has at all."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from adjudicator.exceptions import AdjudicatorError
+
 
 class Violation:
     """A broken rule: stable ``rule`` id (see docs/rules.md) and the reason.
@@ -178,9 +180,10 @@ class Violation:
         return f"Violation({inner})"
 
 
-class IllegalAction(ValueError):
-    """Raised by :func:`adjudicator.engine.push` for an action that fails ``check`` (a
-    ``ValueError``: the input is wrong; :class:`adjudicator.IllegalActionError` is one too)."""
+class IllegalActionError(AdjudicatorError, ValueError):
+    """An action the rules forbid; ``violation`` says which rule, why, and what was legal.
+    Raised by ``Table.push`` and :func:`adjudicator.engine.push` (a ``ValueError`` too: the
+    input is wrong)."""
 
     def __init__(self, violation: Violation) -> None:
         self.violation = violation

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.invalid import cut
@@ -60,7 +61,7 @@ class Format:
     built_in: bool = False
 
 
-class UnknownFormat(LookupError):
+class UnknownFormat(AdjudicatorError, LookupError):
     """A format name nothing installed answers to, or a plug-in that did not load."""
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, ngettext
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.record import FORMAT
@@ -76,7 +77,7 @@ MOVES = "SPUCRALT"
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-class Broken(Exception):
+class Broken(AdjudicatorError):
     """A game (or the file) that cannot be converted: the one line saying where and why."""
 
 

@@ -27,6 +27,7 @@ from adjudicator import engine
 from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
@@ -140,7 +141,7 @@ def _value(value: Any) -> str:
     return "true" if value is True else "false" if value is False else str(value)
 
 
-class Broken(Exception):
+class Broken(AdjudicatorError):
     """A log that cannot be made a record: the place (``events[12]``) and why."""
 
     def __init__(self, where: str, why: str) -> None:

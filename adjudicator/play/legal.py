@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from adjudicator import engine
 from adjudicator.engine.state import State
 from adjudicator.engine.violations import Violation
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.play.listing import Form, forms
 from adjudicator.play.table import Table, replay
 from adjudicator.record import Game
@@ -57,7 +58,7 @@ class Position:
         return self.state.deal.what if self.state.deal is not None else ""
 
 
-class Unreachable(Exception):
+class Unreachable(AdjudicatorError):
     """The position lies beyond an illegal action: the replay cannot get there."""
 
     def __init__(self, violation: Violation) -> None:

@@ -20,7 +20,7 @@ from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN, Card, card_code
 from adjudicator.engine.events import Event
 from adjudicator.engine.state import OVER, PHASE_ONE, State, TableView
-from adjudicator.engine.violations import IllegalAction, Violation
+from adjudicator.engine.violations import IllegalActionError, Violation
 from adjudicator.invalid import shown
 from adjudicator.play import words
 from adjudicator.play.listing import forms
@@ -47,11 +47,6 @@ __all__ = [
     "cannot_play",
     "replay",
 ]
-
-
-class IllegalActionError(IllegalAction):
-    """An action the rules forbid; ``violation`` says which rule, why, and what was legal.
-    A ``ValueError``, and the engine's :class:`IllegalAction`: either catches it."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +82,7 @@ class Table:
     def from_game(cls, game: Game) -> Table:
         """The table before the first action of ``game`` (dealt, or its start position)."""
         if not isinstance(game, Game):
-            raise RecordError("", f"a table is set from a Game (load_record's), not {shown(game)}")
+            raise TypeError(f"a table is set from a Game (load_record's), not {shown(game)}")
         return cls(game, engine.new_state(game), [])
 
     @classmethod
@@ -102,10 +97,11 @@ class Table:
     ) -> Table:
         """A fresh table: ``deck`` top card first (codes such as ``"7H"``), or a ``start``
         position; other record fields (``first_leader``, ``dealer``, ``options``, ``trump``)
-        as a record writes them.  Raises :class:`RecordError` for what a record may not say.
+        as a record writes them.  Raises :class:`RecordError` for what a record may not say,
+        ``ValueError`` for both a deck and a start (or neither).
         """
         if (deck is None) == (start is None):
-            raise RecordError("", "a new table needs a deck or a start position (one of them)")
+            raise ValueError("a new table needs a deck or a start position (one of them)")
         data: dict[str, Any] = {
             "format": FORMAT,
             "variant": variant,
@@ -186,9 +182,7 @@ class Table:
     def parse(self, text: str | dict[str, Any]) -> Action:
         """An action in record notation (``"Anna play 7H"``, or a deal's object form)."""
         if not isinstance(text, str | dict):
-            raise RecordError(
-                "", f"an action is written as a string or an object, not {shown(text)}"
-            )
+            raise TypeError(f"an action is written as a string or an object, not {shown(text)}")
         names = {name: i for i, name in enumerate(self.state.names)}
         try:
             if isinstance(text, dict):
@@ -204,15 +198,15 @@ class Table:
         if not isinstance(action, Action):
             if isinstance(action, str | dict):
                 return self.parse(action)
-            raise RecordError("", f"an action is an Action or a string, not {shown(action)}")
+            raise TypeError(f"an action is an Action or a string, not {shown(action)}")
         n = self.state.n
         seats = [action.player, *(p for p, _ in action.to)]
         for seat in seats:
             if not isinstance(seat, int) or not 0 <= seat < n:
-                raise RecordError("", f"seat {shown(seat)} is not at this table (0 to {n - 1})")
+                raise ValueError(f"seat {shown(seat)} is not at this table (0 to {n - 1})")
         for card in (*action.cards, *(c for _, cards in action.to for c in cards)):
             if not isinstance(card, int) or not (0 <= card < 52 or card == UNKNOWN):
-                raise RecordError("", f"{shown(card)} is not a card (0 to 51)")
+                raise ValueError(f"{shown(card)} is not a card (0 to 51)")
         return action
 
     def check(self, action: Action | str | dict[str, Any]) -> Violation | None:

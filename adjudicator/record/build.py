@@ -27,6 +27,7 @@ from adjudicator.cards import (
     parse_card,
     parse_suit,
 )
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.game import Game, Session, Start
 from adjudicator.i18n import _, ngettext
 from adjudicator.limits import (
@@ -709,7 +710,7 @@ def load(
     return build(parse_document(read(source, max_size)))
 
 
-class _KeyTwice(Exception):
+class _KeyTwice(AdjudicatorError):
     """Raised from the decoder's hook: an object holds a key twice."""
 
 

@@ -9,6 +9,7 @@ Engine code reads these fields, never a variant's name.
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -577,3 +578,62 @@ class RuleOptions(BaseModel):
                 allowed = getattr(ann, "__name__", str(ann))
             rows.append((name, allowed, described(field.description)))
         return rows
+
+
+# --- the engine's copy, generated from the one declaration above ----------------------
+
+
+def engine_source() -> str:
+    """The source of ``adjudicator/engine/option_fields.py``: the class the compiled engine
+    reads options from, one slot and one annotation a field of :class:`RuleOptions`, made
+    from ``model_fields`` so that no field is written twice by hand.
+
+    ``python -c "from adjudicator.rules.options import engine_source as s; print(s(), end='')"
+    > adjudicator/engine/option_fields.py`` writes it after an option is added
+    (docs/development.md); ``tests/test_native.py`` fails until it is.
+    """
+    annotations = []
+    for name, field in RuleOptions.model_fields.items():
+        ann = field.annotation
+        if getattr(ann, "__origin__", None) is Literal:
+            shown = f"Literal[{', '.join(json.dumps(a) for a in ann.__args__)}]"  # type: ignore[union-attr]
+        else:
+            shown = getattr(ann, "__name__", str(ann))
+        annotations.append(f"    {name}: {shown}")
+    names = sorted([*RuleOptions.model_fields, "min_run"])
+    slots = "".join(f'        "{name}",\n' for name in names)
+    return (
+        '"""The rule options as the compiled engine reads them: GENERATED from\n'
+        'adjudicator/rules/options.py by its engine_source() (docs/development.md, "Adding a\n'
+        'house rule"); edit RuleOptions, never this file.\n'
+        "\n"
+        "One slot a field of :class:`~adjudicator.rules.options.RuleOptions`, read by the\n"
+        "compiled engine as directly as a local (a pydantic model's attribute is a lookup\n"
+        "through its ``__dict__``); ``tests/test_native.py`` holds this file to its generator.\n"
+        '"""\n'
+        "\n"
+        "from __future__ import annotations\n"
+        "\n"
+        "import sys\n"
+        "from typing import Literal\n"
+        "\n"
+        "from adjudicator.rules.options import RuleOptions\n"
+        "\n"
+        "\n"
+        "class Options:\n"
+        '    """One variant\'s rule options (see :class:`RuleOptions` for what each means)."""\n'
+        "\n"
+        "    __slots__ = (\n"
+        f"{slots}"
+        "    )\n"
+        "\n" + "\n".join(annotations) + "\n    min_run: int\n"
+        '    """Shortest run allowed as one play; 0 when runs are not allowed."""\n'
+        "\n"
+        "    def __init__(self, options: RuleOptions) -> None:\n"
+        "        for name in RuleOptions.model_fields:\n"
+        "            value = getattr(options, name)\n"
+        "            if isinstance(value, str):\n"
+        "                value = sys.intern(value)  # compared with literals: equal by identity\n"
+        "            setattr(self, name, value)\n"
+        "        self.min_run = options.min_run\n"
+    )

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, model_serializer
 
 from adjudicator.engine.violations import Violation
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext, pgettext
 from adjudicator.play import legal as legal_module
 from adjudicator.play.adjudicate import (
@@ -505,7 +506,7 @@ def allowed(option: str) -> str:
     return getattr(ann, "__name__", str(ann))
 
 
-class UnknownTopic(ValueError):
+class UnknownTopic(AdjudicatorError, ValueError):
     """A name the service does not know (a variant, a rule id, an option); the message
     says so in one line, with the nearest names."""
 

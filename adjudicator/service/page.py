@@ -21,6 +21,7 @@ from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
 from adjudicator.engine.violations import Violation
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
 from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
@@ -38,7 +39,7 @@ STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
 
 
-class BadInput(Exception):
+class BadInput(AdjudicatorError):
     """Input a person can fix: one line, as the CLI prints it (HTTP 400/422)."""
 
     def __init__(self, message: str, status: int = 422, body: dict[str, Any] | None = None):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from adjudicator import i18n
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _
 from adjudicator.web.worker import BUSY, MEMORY
 
@@ -63,7 +64,7 @@ FAILED_STARTS = 3
 ``/healthz`` answers 503 so that a process manager restarts the server."""
 
 
-class Refused(Exception):
+class Refused(AdjudicatorError):
     """A request the pool does not run: HTTP ``status`` with one line, maybe ``Retry-After``."""
 
     def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:

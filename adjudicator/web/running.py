@@ -22,6 +22,7 @@ import h11
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.web.worker import give_back_large_blocks
 
 ADDRESS_IN_USE = 2
@@ -63,7 +64,7 @@ class Options:
         return out
 
 
-class AddressInUse(Exception):
+class AddressInUse(AdjudicatorError):
     """The port is taken (or the address not this machine's): one line, exit 2."""
 
 

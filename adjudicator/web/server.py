@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adjudicator import service
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
 from adjudicator.i18n import number as grouped
 from adjudicator.invalid import cut
@@ -116,7 +117,7 @@ def _error(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"error": cut(message), **more}, status_code=status)
 
 
-class _Refusal(Exception):
+class _Refusal(AdjudicatorError):
     """A request the guard answers itself, before or while its body arrives."""
 
     def __init__(self, status: int, message: str, drain: bool = True) -> None:
@@ -126,7 +127,7 @@ class _Refusal(Exception):
         self.drain = drain
 
 
-class _Gone(Exception):
+class _Gone(AdjudicatorError):
     """The client closed the connection before its body arrived."""
 
 

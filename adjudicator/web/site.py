@@ -33,6 +33,7 @@ from pathlib import Path
 
 from adjudicator import i18n, samples
 from adjudicator._version import __version__
+from adjudicator.exceptions import AdjudicatorError
 
 STATIC = resources.files("adjudicator.web") / "static"
 PINS = resources.files("adjudicator.web") / "pins"
@@ -80,7 +81,7 @@ MAX_SIZE = 20_000_000
 """The bar for the whole folder, in bytes (20 MB; held by tests/test_site.py)."""
 
 
-class SiteError(Exception):
+class SiteError(AdjudicatorError):
     """The site cannot be built: one line saying why (npm or the index unreachable)."""
 
 
