@@ -123,8 +123,9 @@ class _BuildPy(build_py):
     """build_py that compiles the message catalogues (``.po`` -> ``.mo``) into the build,
     and copies the sample games in.
 
-    The compiler is adjudicator/i18n.py's own (the standard library only, loaded by path:
-    the package's dependencies need not be installed to build it), the one that reads a
+    The compiler is adjudicator/i18n.py's own (the standard library and the package's error
+    base only, both loaded by path: the package's dependencies need not be installed to
+    build it), the one that reads a
     ``.po`` at run time where no ``.mo`` was built (an editable install, a checkout).
 
     The samples lie in ``sample_games/``; ``adjudicator/sample_games`` is a symbolic link
@@ -153,12 +154,20 @@ class _BuildPy(build_py):
         for game in sorted(Path("sample_games").glob("*.json")):
             shutil.copyfile(game, samples / game.name)
 
-        spec = importlib.util.spec_from_file_location(
-            "_adjudicator_i18n", os.path.join("adjudicator", "i18n.py")
+        def load(name: str, path: str) -> Any:
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+
+        # i18n's one project import is the error base, a leaf: given it by path, the
+        # package itself (and its dependencies) is never imported here.
+        sys.modules.setdefault(
+            "adjudicator.exceptions",
+            load("adjudicator.exceptions", os.path.join("adjudicator", "exceptions.py")),
         )
-        assert spec is not None and spec.loader is not None
-        i18n = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(i18n)
+        i18n = load("_adjudicator_i18n", os.path.join("adjudicator", "i18n.py"))
         for mo in i18n.compile_all(Path(self.build_lib) / "adjudicator" / "locale"):
             print(f"adjudicator build: compiled {mo}", file=sys.stderr)
 
