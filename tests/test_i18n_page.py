@@ -329,5 +329,5 @@ def test_the_svg_speaks_the_language(tmp_path: Path) -> None:
     target = tmp_path / "r.svg"
     CliRunner().invoke(main, ["replay", "--lang", "sv", "--svg", str(target), str(sample)])
     text = html.unescape(target.read_text(encoding="utf-8")).replace("\xa0", " ")
-    assert "Utslag om" in text and "Före drag 1:" in text and "draget det gäller" in text
+    assert "Utslag om" in text and "Före drag 2:" in text and "draget det gäller" in text
     assert "Ruling on" not in text

@@ -37,12 +37,18 @@ CYRILLIC_A = "\u0410"
         (card_code, Decimal("1E+999999")),
         (card_code, 52),
         (card_text, 3.0),
-        (Table.from_game, None),
     ],
 )
 def test_bad_input_is_record_error(call: Any, given: Any) -> None:
     with pytest.raises(RecordError) as caught:
         call(given)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) <= MESSAGE_MAX
+
+
+def test_a_table_set_from_no_game_is_a_type_error() -> None:
+    """A caller's misuse is Python's own error (issue 42), in one line all the same."""
+    with pytest.raises(TypeError, match="a table is set from a Game") as caught:
+        Table.from_game(None)  # type: ignore[arg-type]
     assert "\n" not in str(caught.value) and len(str(caught.value)) <= MESSAGE_MAX
 
 

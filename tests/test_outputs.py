@@ -204,7 +204,7 @@ def test_write_legal_to_stdout_counts_the_legal_records(recs: Path) -> None:
     piped = run("check", str(recs), "--write-legal", "/dev/stdout")
     assert piped.returncode == 1  # one record is illegal
     assert legal_records_in(piped.stdout) == sorted(["pagat", "helmfrid", "goat"])
-    assert "illegal action 1" in piped.stderr and "Checked 4 records" in piped.stderr
+    assert "illegal action 2" in piped.stderr and "Checked 4 records" in piped.stderr
 
 
 def test_write_to_stdout_redirected_to_a_file_keeps_what_it_had(recs: Path) -> None:
@@ -225,7 +225,7 @@ def test_the_file_stdout_goes_to_is_written_as_stdout(recs: Path) -> None:
     done = shell(f'$ADJ check "{recs}" --write-legal "{out}" > "{out}"', recs)
     assert done.returncode == 1, done.stderr
     assert legal_records_in(out.read_text(encoding="utf-8")) == ["goat", "helmfrid", "pagat"]
-    assert "illegal action 1" in done.stderr  # the verdicts, not lost with a replaced file
+    assert "illegal action 2" in done.stderr  # the verdicts, not lost with a replaced file
 
 
 def test_write_to_a_process_substitution(recs: Path) -> None:
@@ -247,7 +247,7 @@ def test_write_to_stderr(recs: Path) -> None:
     done = run("check", str(recs), "--write-illegal", "/dev/stderr")
     assert done.returncode == 1
     assert '"variant": "pagat"' in done.stderr or '"variant":"pagat"' in done.stderr
-    assert "illegal action 1" in done.stdout
+    assert "illegal action 2" in done.stdout
 
 
 def test_write_to_a_fifo_streams_and_leaves_the_fifo(recs: Path) -> None:

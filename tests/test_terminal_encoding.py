@@ -72,9 +72,9 @@ def test_check_of_an_illegal_record_exits_1_with_the_suits_replaced(
     done = run(name, "check", str(records / "illegal_phase2_beat.json"))
     assert done.returncode == 1
     out = shown(done, name)
-    assert "illegal action 1: B play 7H" in out
+    assert "illegal action 2: B play 7H" in out
     if ENCODING[name] != "utf-8":
-        assert "x illegal action 1" in out
+        assert "x illegal action 2" in out
         assert "7H does not beat 9H" in out and "a trump (S) is needed" in out
 
 
@@ -99,8 +99,8 @@ def test_check_of_a_legal_record_and_the_summary(name: str, records: Path) -> No
         (["variants", "mattis"], 0, "anti_trump"),
         (["explain", "phase2.beat"], 0, "Where the rule is written"),
         (["explain"], 0, "phase2.beat"),
-        (["legal", "RECORDS/illegal_phase2_beat.json", "--at", "1"], 0, "B pick"),
-        (["--lang", "sv", "check", "RECORDS/illegal_phase2_beat.json"], 1, "drag 1"),
+        (["legal", "RECORDS/illegal_phase2_beat.json", "--at", "2"], 0, "B pick"),
+        (["--lang", "sv", "check", "RECORDS/illegal_phase2_beat.json"], 1, "drag 2"),
         (["--lang", "fi", "replay", "RECORDS/illegal_phase2_beat.json"], 1, "B play 7H"),
     ],
 )
@@ -117,7 +117,7 @@ def test_every_command_writes_what_the_terminal_can_show(
     "args",
     [
         ["check", "--json", "RECORDS/illegal_phase2_beat.json"],
-        ["legal", "--json", "RECORDS/illegal_phase2_beat.json", "--at", "1"],
+        ["legal", "--json", "RECORDS/illegal_phase2_beat.json", "--at", "2"],
         ["--lang", "sv", "check", "--json", "RECORDS/illegal_phase2_beat.json"],
         ["samples", "helmfrid_dispute_known"],
     ],

@@ -244,13 +244,35 @@ async function decodeRecord(code) {
     const text = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
     const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
     const json = await inflateCapped(bytes, LINK_LIMIT);
-    const record = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
-    if (record === null || typeof record !== "object" || Array.isArray(record)) throw new Error("not an object");
+    const said = new TextDecoder("utf-8", { fatal: true }).decode(json);
+    let record;
+    try {
+      record = JSON.parse(said);
+    } catch {
+      record = undefined;
+    }
+    if (record === null || typeof record !== "object" || Array.isArray(record)) {
+      throw new NotARecord(await notARecordSaid(said));
+    }
     return record;
   } catch (err) {
-    throw err instanceof Oversized ? err : new Error(damagedLink());
+    throw err instanceof Oversized || err instanceof NotARecord ? err : new Error(damagedLink());
   }
 }
+
+async function notARecordSaid(text) {
+  // a link that arrived whole but holds no record: the engine's own words for it, as the
+  // command line says them ("not a record: JSON nested too deeply to read")
+  try {
+    const verdict = await window.adjudicator.check(text);
+    if (verdict && verdict.status === "invalid" && verdict.error) return verdict.error;
+  } catch {
+    // no engine to ask: the link's own words below
+  }
+  return damagedLink();
+}
+
+class NotARecord extends Error {}
 
 function parseLink(text) {
   // what a link's fragment holds: #record=CODE[&game=K][&step=N][&as=NAME], or null
