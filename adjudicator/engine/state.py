@@ -175,7 +175,7 @@ class State:
         if not isinstance(options, Options):
             options = options_of(options)
         self.options: Options = options
-        """The variant's rule options, as the engine reads them (see engine/options.py)."""
+        """The variant's rule options, as the engine reads them (engine/option_fields.py)."""
         self.plain_kill = (
             options.high_trump == "none"
             and not options.trump_ends_trick
