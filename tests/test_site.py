@@ -9,7 +9,6 @@ fails, and so do these tests, with one line saying which; they never skip.
 
 from __future__ import annotations
 
-import base64
 import gettext
 import io
 import json
@@ -21,7 +20,6 @@ import sys
 import time
 import urllib.request
 import zipfile
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +27,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-from web_browser import free_port, launch
+from web_browser import free_port, launch, link
 
 from adjudicator import i18n
 from adjudicator.web import site
@@ -118,13 +116,6 @@ def started(page: Page) -> None:
     page.wait_for_function("window.adjudicator !== undefined", timeout=30_000)
     late = f"new Promise((_, no) => setTimeout(() => no(new Error('not ready')), {START}))"
     page.evaluate(f"Promise.race([adjudicator.ready, {late}])")
-
-
-def link(record: dict[str, Any]) -> str:
-    """``#record=`` + base64url (no padding) of raw-DEFLATE UTF-8 JSON, as the page shares."""
-    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = pack.compress(json.dumps(record, ensure_ascii=False).encode()) + pack.flush()
-    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def readme_dispute() -> dict[str, Any]:

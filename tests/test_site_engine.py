@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_site import PHONE, START, link, phone, readme_dispute, started, static_server
-from web_browser import launch, serving
+from web_browser import launch, packed, serving
 
 from adjudicator import i18n
 from adjudicator.web import site
@@ -180,13 +180,6 @@ def test_window_adjudicator_is_there_at_dom_content_loaded_every_load(
 
 
 # --- the page's engine never dies of a record (issue 39, point 9) --------------------------
-
-
-def packed(text: str) -> str:
-    """``#record=`` + base64url of raw DEFLATE, as the page shares, for any text."""
-    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = pack.compress(text.encode()) + pack.flush()
-    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def test_json_nested_3000_deep_is_an_invalid_record_and_the_engine_lives_on(

@@ -8,9 +8,7 @@ runs them.
 
 from __future__ import annotations
 
-import base64
 import json
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import DISPUTE
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from web_browser import launch, serving
+from web_browser import launch, link, serving, unlink
 
 from adjudicator.record import load_record
 
@@ -52,18 +50,6 @@ def page(browser: Browser) -> Iterator[Page]:
     yield tab
     assert not dialogs and not errors, (dialogs, errors)
     context.close()
-
-
-def link(record: dict[str, Any]) -> str:
-    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = pack.compress(json.dumps(record, ensure_ascii=False).encode()) + pack.flush()
-    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def unlink(address: str) -> Any:
-    code = address.split("#record=", 1)[1].split("&", 1)[0]
-    raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
-    return json.loads(zlib.decompress(raw, -15).decode())
 
 
 def noted_dispute() -> dict[str, Any]:

@@ -10,11 +10,9 @@ docs/ to redraw the README's pictures): the test run never writes into the check
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
-import zlib
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from web_browser import launch, serving
+from web_browser import launch, link, serving, unlink
 
 from adjudicator.bulk import document_from_text
 from adjudicator.cards import card_code
@@ -98,19 +96,6 @@ def layout_ok(page: Page, screen: str) -> None:
 def ready(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
-
-
-def link(record: dict[str, Any]) -> str:
-    """``#record=`` + base64url (no padding) of raw-DEFLATE UTF-8 JSON, as the contract says."""
-    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = pack.compress(json.dumps(record, ensure_ascii=False).encode()) + pack.flush()
-    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def unlink(fragment: str) -> Any:
-    code = fragment.split("#record=", 1)[1].split("&", 1)[0]
-    raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
-    return json.loads(zlib.decompress(raw, -15).decode())
 
 
 def sample(name: str) -> dict[str, Any]:

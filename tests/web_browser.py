@@ -8,14 +8,18 @@ fail with one line saying how to get a browser.  They never skip.
 
 from __future__ import annotations
 
+import base64
+import json
 import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import uvicorn
@@ -88,3 +92,23 @@ def launch(playwright):  # type: ignore[no-untyped-def]
         except Exception as exc:
             problems.append(str(exc).splitlines()[0])
     pytest.fail(HOW, pytrace=False)
+
+
+def packed(text: str) -> str:
+    """``#record=`` + base64url (no padding) of raw-DEFLATE UTF-8 ``text``: what the page
+    shares (record-format.md, "A record in a link"), for any text."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = pack.compress(text.encode()) + pack.flush()
+    return "#record=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def link(record: dict[str, Any]) -> str:
+    """The page's link fragment for ``record`` (its UTF-8 JSON, packed)."""
+    return packed(json.dumps(record, ensure_ascii=False))
+
+
+def unlink(address: str) -> Any:
+    """The record an address's ``#record=`` holds (the step and view after it left out)."""
+    code = address.split("#record=", 1)[1].split("&", 1)[0]
+    raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+    return json.loads(zlib.decompress(raw, -15).decode())
