@@ -550,12 +550,12 @@ def test_a_refused_play_reads_as_an_attempt_in_each_language(code: str, said: st
 
 def test_every_presets_word_for_its_loser_has_its_lines() -> None:
     """The word is the presets' data (docs/glossary.md); each one is said in every language."""
-    from adjudicator.render import losers
+    from adjudicator.render import terminal
     from adjudicator.rules.presets import PRESETS
 
     words = {p.loser_word for p in PRESETS.values()} - {None}
     assert words == {"skitgubbe", "koira", "mattis"}
-    assert words <= losers._LOSER_LINES.keys()
+    assert words <= terminal._LOSER_LINES.keys()
 
 
 @pytest.mark.parametrize(("code", "head"), [("en", "Game 0"), ("sv", "Parti 0"), ("fi", "Peli 0")])

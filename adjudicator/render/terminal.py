@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -27,7 +27,7 @@ from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
 from adjudicator.play.words import attempt, irregular_words
 from adjudicator.record.notation import listed_form
-from adjudicator.render.losers import one_loser
+from adjudicator.rules.presets import PRESETS
 from adjudicator.speech import dealt_said, table_said
 
 AnyReport = Report | SessionReport
@@ -479,6 +479,40 @@ def start(report: Report, viewer: str | None = None) -> RenderableType:
         style="bold cyan",
     )
     return Group(title, table(report.start, viewer))
+
+
+# --- the loser's word (docs/glossary.md): Skitgubbe's loser is the skitgubbe at a Swedish
+# table, Koira's the koira at a Finnish one, Mattis's the mattis at a Norwegian one; the
+# words are looked up in the catalogue under the game's word as context.
+
+_LOSER_LINES: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
+    "skitgubbe": (
+        lambda: pgettext("skitgubbe", "finished, loser {names}"),
+        lambda: pgettext("skitgubbe", "finished, loser {names} as played"),
+    ),
+    "koira": (
+        lambda: pgettext("koira", "finished, loser {names}"),
+        lambda: pgettext("koira", "finished, loser {names} as played"),
+    ),
+    "mattis": (
+        lambda: pgettext("mattis", "finished, loser {names}"),
+        lambda: pgettext("mattis", "finished, loser {names} as played"),
+    ),
+}
+"""A game's one loser named by its own word where the language has one (Skitgubbe's
+skitgubbe in Swedish, Koira's koira in Finnish, Mattis's mattis in Norwegian; English and
+the other languages say "loser")."""
+
+
+def one_loser(variant: str, as_played: bool) -> str:
+    """The outcome of a game of ``variant`` with one loser: ``finished, loser {names}``
+    (``as played`` when the record's irregularities were followed), said in the language
+    speaking now, by the game's word for its loser where that language has one."""
+    preset = PRESETS.get(variant)
+    word = preset.loser_word if preset is not None else None
+    if word is not None:
+        return _LOSER_LINES[word][as_played]()
+    return _("finished, loser {names} as played") if as_played else _("finished, loser {names}")
 
 
 def verdict_line(file: str, report: Report) -> Text:
