@@ -346,6 +346,19 @@ def test_a_link_is_checked_without_from() -> None:
     assert run("import", "link", link_text).stdout.strip().startswith('{"format"')
 
 
+def test_a_link_copied_from_the_page_with_its_step_and_view_is_read() -> None:
+    """The page's address also names the step and the view it shows (``&step=4&as=Bo``):
+    copied as it is, the link checks as the record alone does (a stranger's review)."""
+    record = json.loads((SAMPLE.parent / "illegal_phase2_beat.json").read_text())
+    bare = a_link(record)
+    plain = run("check", "--json", bare)
+    for tail in ("&step=2", "&step=0", "&as=B", "&step=2&as=B", "&game=0&step=1"):
+        copied = run("check", "--json", bare + tail)
+        assert copied.exit_code == plain.exit_code == 1, (tail, copied.output)
+        assert json.loads(copied.output)["violations"] == json.loads(plain.output)["violations"]
+    assert link.decode(bare + "&step=2&as=B", 1_000_000) == record
+
+
 def test_a_damaged_link_is_one_line() -> None:
     link_text = a_link(json.loads(SAMPLE.read_text()))
     result = run("check", link_text[:-40])

@@ -26,7 +26,8 @@ from adjudicator.record.build import loads
 NAME = "link"
 TITLE = N_("The page's shared link (…#record=…): the record in the address, nothing fetched")
 
-_FRAGMENT = re.compile(r"#record=([A-Za-z0-9_-]*)(?:&game=(\d+))?\s*$")
+_CODE = re.compile(r"[A-Za-z0-9_-]+")
+"""The record's part of a link's fragment: base64url, no padding."""
 CHUNK = 64 * 1024
 """Bytes inflated at a time: the cap is checked between chunks."""
 
@@ -39,10 +40,9 @@ def looks_like_link(text: str) -> bool:
 
 def decode(link: str, max_size: int) -> dict[str, Any]:
     """The record a link carries; RecordError (one line) when it is damaged or too big."""
-    match = _FRAGMENT.search(link)
-    if match is None or not match.group(1):
+    code = _record_code(link)
+    if code is None:
         raise RecordError("", _("the link is damaged: cut short when copied?"))
-    code = match.group(1)
     if len(code) > max_size * 2:  # base64 of a deflated record is never this long
         raise RecordError("", too_big(_("the link"), max_size))
     try:
@@ -61,6 +61,18 @@ def decode(link: str, max_size: int) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise RecordError("", _("the link holds no record: not a JSON object"))
     return document
+
+
+def _record_code(link: str) -> str | None:
+    """The ``record=`` value of the link's fragment, or None when it is missing or holds
+    what base64url never does.  The page's other keys (``game``, ``step``, ``as``: which
+    game, step and view it showed) follow it after ``&`` and change no verdict."""
+    fragment = link.strip().partition("#")[2]
+    for part in fragment.split("&"):
+        key, _sep, value = part.partition("=")
+        if key == "record":
+            return value if _CODE.fullmatch(value) else None
+    return None
 
 
 def _inflate(packed: bytes, max_size: int) -> bytes:
