@@ -1,13 +1,19 @@
-"""Small shared helpers for the tests: record builders and an engine walker.
+"""Small shared helpers for the tests: record builders and an engine walker, and the two
+fixtures every browser test module shares.
 
-Test modules import these with ``from conftest import ...`` (pytest puts
-``tests/`` on ``sys.path``).  No fixtures live here, so nothing can clash with
-fixtures that other test modules define for themselves.
+Test modules import the helpers with ``from conftest import ...`` (pytest puts
+``tests/`` on ``sys.path``).  The fixtures are ``base`` (the served page), ``browser``
+(Chromium) and ``folder`` (the static site, built once a run); a module that defines its
+own of the same name uses its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from adjudicator import engine
 from adjudicator.actions import Action
@@ -192,3 +198,37 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
     for item in items:
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    """The page served by ``adjudicator serve``'s app on a free port, for a module's tests."""
+    from web_browser import serving
+
+    with serving() as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for a module's tests (``web_browser.launch``), closed after them."""
+    from playwright.sync_api import sync_playwright
+    from web_browser import launch
+
+    with sync_playwright() as playwright:
+        found = launch(playwright)
+        yield found
+        found.close()
+
+
+@pytest.fixture(scope="session")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static site (``adjudicator site``), built once for every test that opens it."""
+    from adjudicator.web import site
+
+    out = tmp_path_factory.mktemp("site")
+    try:
+        site.build(out)
+    except site.SiteError as exc:
+        pytest.fail(f"adjudicator site: {exc}", pytrace=False)
+    return out

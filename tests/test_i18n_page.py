@@ -18,7 +18,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import test_web_page
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
@@ -26,9 +25,6 @@ from test_web_page import LAYOUT, link
 
 from adjudicator import i18n
 from adjudicator.web import app
-
-base = test_web_page.base  # the same fixtures: a server on a free port, a Chromium
-browser = test_web_page.browser
 
 
 def opened(browser: Browser, locale: str, url: str) -> Any:

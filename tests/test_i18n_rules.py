@@ -11,7 +11,6 @@ import re
 from typing import Any, get_args
 
 import pytest
-import test_web_page
 from click.testing import CliRunner
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
@@ -196,9 +195,6 @@ def test_the_page_route_carries_the_language_to_the_rule_of_a_violation() -> Non
 
 
 # --- the page ----------------------------------------------------------------------------
-
-base = test_web_page.base  # the same fixtures as the page's tests: a server, a Chromium
-browser = test_web_page.browser
 
 
 def test_the_house_rules_speak_the_pages_language(browser: Browser, base: str) -> None:

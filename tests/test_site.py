@@ -50,16 +50,6 @@ START = 240_000
 """Milliseconds the in-browser engine may take to start on a loaded machine."""
 
 
-@pytest.fixture(scope="session")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    try:
-        site.build(out)
-    except site.SiteError as exc:
-        pytest.fail(f"adjudicator site: {exc}", pytrace=False)
-    return out
-
-
 @contextmanager
 def static_server(root: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``python -m http.server`` on 127.0.0.1 serving ``root``: a plain static host."""

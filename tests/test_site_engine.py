@@ -23,32 +23,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
-from test_site import PHONE, START, link, phone, readme_dispute, started, static_server
-from web_browser import launch, packed, serving
+from playwright.sync_api import Browser, Page
+from test_site import (
+    PHONE,
+    START,
+    link,
+    phone,
+    readme_dispute,
+    started,
+    static_server,
+)
+from web_browser import packed, serving
 
 from adjudicator import i18n
-from adjudicator.web import site
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    try:
-        site.build(out)
-    except site.SiteError as exc:
-        pytest.fail(f"adjudicator site: {exc}", pytrace=False)
-    return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        found = launch(playwright)
-        yield found
-        found.close()
 
 
 def words(code: str, english: str) -> str:

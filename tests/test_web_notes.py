@@ -15,28 +15,14 @@ from typing import Any
 
 import pytest
 from conftest import DISPUTE
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-from web_browser import launch, link, serving, unlink
+from playwright.sync_api import Browser, Page, expect
+from web_browser import link, unlink
 
 from adjudicator.record import load_record
 
 PHONE = {"width": 390, "height": 844}
 HOSTILE = "<img/src=x/onerror=alert(1)> [bold]no markup[/]"
 LAYOUT = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with serving() as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        found = launch(playwright)
-        yield found
-        found.close()
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-from web_browser import launch, link, serving, unlink
+from playwright.sync_api import Browser, Page, expect
+from web_browser import link, unlink
 
 from adjudicator.bulk import document_from_text
 from adjudicator.cards import card_code
@@ -36,20 +36,6 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, 
 HOSTILE = "<img/src=x/onerror=alert(1)>"
 
 LAYOUT = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with serving() as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        found = launch(playwright)
-        yield found
-        found.close()
 
 
 @pytest.fixture(scope="module")
