@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import best_of  # noqa: E402
 
 from adjudicator import bulk  # noqa: E402
 from adjudicator.cards import card_code, rank, suit  # noqa: E402
@@ -111,16 +112,6 @@ def events_of(record: dict[str, Any]) -> dict[str, Any]:
     return {"type": "replay", "gameId": game_id, "events": events}
 
 
-def best(run: Any, repeat: int) -> float:
-    """The least CPU time of ``repeat`` runs of ``run``."""
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def main() -> None:
     """Time both sides and print them with their ratio."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -153,8 +144,8 @@ def main() -> None:
 
     actions = sum(len(record["actions"]) for record in games)
     print(f"{len(games)} games of goat at {args.players} players, {actions:,} actions")
-    records_time = best(check_records, args.repeat)
-    import_time = best(import_and_check, args.repeat)
+    records_time = best_of(args.repeat, check_records)
+    import_time = best_of(args.repeat, import_and_check)
     print(f"check of the records:        {records_time:7.2f} s CPU")
     print(f"import goat-events + check:  {import_time:7.2f} s CPU")
     print(f"ratio: {import_time / records_time:.2f}× (goal: within 1.3×)")
