@@ -52,7 +52,9 @@ CARD = st.sampled_from(FULL_PACK)
 @st.composite
 def tables_and_actions(draw: st.DrawFn) -> tuple[list[str], Action]:
     """A seating and any action at it: every act, a deal with any receivers and cards."""
-    players = draw(st.lists(NAME, min_size=2, max_size=8, unique=True))
+    players = draw(
+        st.lists(NAME.filter(lambda n: not n.startswith("{")), min_size=2, max_size=8, unique=True)
+    )
     seat = st.integers(0, len(players) - 1)
     act = draw(st.sampled_from(ACTS))
     if act == "deal":
@@ -242,3 +244,18 @@ def test_a_deal_is_listed_in_the_object_form() -> None:
         "to": {"Anna": ["2H", "5C"], "Bo": []},
     }
     assert listed_form("Anna play 7H") == "Anna play 7H"
+
+
+def test_a_name_beginning_with_a_brace_is_refused() -> None:
+    """' {' opens a comment in the string form, so a deal to a player named '{' could not be
+    read back (found by the property test above): such a name is refused, one line."""
+    record = {
+        "format": "skitgubbe-record/1",
+        "variant": "pagat",
+        "players": ["Anna", "{Bo", "Cai"],
+        "dealer": "Anna",
+        "deck": " ".join(card_code(c) for c in FULL_PACK),
+        "actions": [],
+    }
+    with pytest.raises(RecordError, match=r"may not begin with '\{'"):
+        load_record(json.dumps(record))

@@ -247,6 +247,14 @@ text (``Anna\u202etxt.exe`` prints as ``Annaexe.txt``), so two names could look 
 
 
 def _printable_name(name: str) -> str:
+    if name.startswith("{"):  # after a space, " {" opens a comment in the string form
+        raise RecordError(
+            "",
+            _(
+                "{name} is not a player name: a name may not begin with '{{' (in an action's "
+                "string form, ' {{' begins a comment)"
+            ).format(name=shown(name)),
+        )
     if name.isascii() and name.isprintable():  # the common case, in C
         return name
     for ch in name if not name.isprintable() else ():  # the categories only for the rest
