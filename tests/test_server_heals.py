@@ -196,3 +196,51 @@ def test_a_pool_that_cannot_be_restored_fails_healthz(
         assert client.get("/readyz").json()["status"] == "ready"
     finally:
         workers.close()
+
+
+ECHO = (
+    "import json, sys\n"
+    "print('ready', flush=True)\n"
+    "for line in sys.stdin.buffer:\n"
+    "    head = json.loads(line)\n"
+    "    body = sys.stdin.buffer.read(head['size'])\n"
+    "    head = json.dumps({'status': 200, 'size': len(body)}).encode()\n"
+    "    sys.stdout.buffer.write(head + b'\\n')\n"
+    "    sys.stdout.buffer.write(body)\n"
+    "    sys.stdout.buffer.flush()\n"
+)
+"""A worker that answers every job with its own body (the pool's framing, no engine)."""
+
+
+@pytest.mark.parametrize("spare_dead", [False, True])
+def test_a_request_that_meets_only_dead_workers_gets_a_new_one(
+    monkeypatch: pytest.MonkeyPatch, spare_dead: bool
+) -> None:
+    """Every idle worker found dead by a request is replaced at once, not when the request
+    gives up: before, the request popped them and waited its whole time limit for a worker
+    nobody was starting (the watch no longer saw them), so the pool stayed empty whenever a
+    request came before the watch's next look (found as a flaky test above)."""
+    monkeypatch.setattr(pool._Worker, "command", [sys.executable, "-c", ECHO])
+    monkeypatch.setattr(pool, "WATCH_SECONDS", 3600.0)  # the watch must not be what heals
+    workers = pool.Pool(pool.Limits(workers=2, queue=0, time_limit=20, memory_mb=0))
+    try:
+        workers.start()
+        for _ in range(100):  # the spare loads in the background
+            if workers._spare:
+                break
+            time.sleep(0.05)
+        victims = [*workers._idle, *(workers._spare if spare_dead else [])]
+        kill([w.process.pid for w in victims])
+        for w in victims:
+            w.process.wait()
+        began = time.monotonic()
+        assert workers._run("check", {}, b"{}") == (200, b"{}")
+        assert time.monotonic() - began < 10
+        for _ in range(200):  # and the pool is whole again: two alive, a spare
+            if workers.live() == 2 and len(workers._spare) == 1:
+                break
+            time.sleep(0.05)
+        assert workers.live() == 2
+        assert [w.alive() for w in workers._spare] == [True]
+    finally:
+        workers.close()

@@ -340,17 +340,20 @@ class Pool:
 
     def _take(self, deadline: float) -> _Worker:
         """An idle worker that is alive, marked busy; a dead one met on the way is
-        replaced; a request that waited a whole time limit is told to come back."""
-        dead: list[_Worker] = []
-        try:
+        replaced at once (not when this request gives up: taken from the idle list, the
+        watch no longer sees it, and nobody else would start its replacement); a request
+        that waited a whole time limit is told to come back."""
+        while True:
+            dead: list[_Worker] = []
             with self._free:
-                while True:
-                    while self._idle:
-                        worker = self._idle.pop()
-                        if worker.alive():
-                            self._busy.add(worker)
-                            return worker
-                        dead.append(worker)
+                while self._idle:
+                    worker = self._idle.pop()
+                    if worker.alive():
+                        self._busy.add(worker)
+                        break
+                    dead.append(worker)
+                else:
+                    worker = None
                     left = deadline - time.monotonic()
                     if left <= 0:
                         raise Refused(
@@ -358,10 +361,12 @@ class Pool:
                             "the server is busy; try again shortly",
                             max(1, round(self.limits.time_limit)),
                         )
-                    self._free.wait(left)
-        finally:
-            for worker in dead:
-                self._recycle(worker)
+                    if not dead:
+                        self._free.wait(left)
+            for gone in dead:  # outside the lock: reaping waits for the process
+                self._recycle(gone)
+            if worker is not None:
+                return worker
 
     def _recycle(self, worker: _Worker) -> None:
         """Kill ``worker`` (dead or not: reaped either way); the spare (loaded already)
@@ -374,18 +379,23 @@ class Pool:
             self._busy.discard(worker)
             self.recycled += 1
             spare = None
+            dead_spares: list[_Worker] = []
             while self._spare and spare is None:
                 candidate = self._spare.pop()
                 if candidate.alive():
                     spare = candidate
                 else:
-                    candidate.kill()
+                    dead_spares.append(candidate)
             if spare is not None:
                 self._idle.append(spare)
                 self._free.notify()
+        for gone in dead_spares:  # each dead spare is a spare to start again
+            gone.kill()
         if self._closed.is_set():
             return
         self._spawn(self._keep if spare is not None else self._add)
+        for _gone in dead_spares:
+            self._spawn(self._keep)
 
     def _watch(self) -> None:
         """Find the workers (idle or spare) that died while nobody asked them anything,
