@@ -44,7 +44,7 @@ def test_without_dask_the_option_is_one_line_and_exit_2(
     code, out, err = run("check", "--dask", "local", str(record))
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and "install adjudicator[dask]" in lines[0], lines
+    assert len(lines) == 1 and "install skitgubbe-adjudicator[dask]" in lines[0], lines
 
 
 @pytest.fixture(scope="module")

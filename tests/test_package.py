@@ -27,8 +27,14 @@ from adjudicator.cli.commands import main
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 NAME = "skitgubbe-adjudicator"
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "adjudicator").rglob("*.py")),  # hints the tool prints
+]
 INSTALL = re.compile(r"pip install ([^\n`#]*)")
+QUOTED_INSTALL = re.compile(r"pip install ('[^'\n]+')")
+"""In code, where prose mentions pip too, the quoted install lines a hint prints."""
 
 
 def test_the_distribution_has_a_name_of_its_own() -> None:
@@ -59,11 +65,14 @@ def test_every_install_line_names_this_project() -> None:
     others = {"chess", "mypy", "playwright"}  # named on purpose: benchmarks and tools
     seen = 0
     for page in PAGES:
-        for line in INSTALL.findall(page.read_text(encoding="utf-8")):
+        lines = (QUOTED_INSTALL if page.suffix == ".py" else INSTALL).findall(
+            page.read_text(encoding="utf-8")
+        )
+        for line in lines:
             for target in _targets(line):
                 seen += 1
                 assert allowed.match(target) or target in others, (
-                    f"{page.name}: 'pip install {line.strip()}' names {target!r}, "
+                    f"{page.relative_to(ROOT)}: 'pip install {line.strip()}' names {target!r}, "
                     f"not this project ({NAME})"
                 )
     assert seen >= 3

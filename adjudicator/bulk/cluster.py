@@ -2,7 +2,7 @@
 
 Nothing here judges a record: every verdict comes from :func:`bulk.check_source`,
 the function a local run uses, so a cluster run answers exactly what a local
-run answers.  Dask is optional (``pip install 'adjudicator[dask]'``) and is
+run answers.  Dask is optional (``pip install 'skitgubbe-adjudicator[dask]'``) and is
 imported only when one of these functions runs.
 
 Two ways in:
@@ -62,7 +62,7 @@ KEEP_MESSAGES = 8
 """Every connection keeps its last messages under 1 MB for debugging, 1,000 by default:
 with records in the messages, that is hundreds of MB of corpus held for nothing.  The
 client (and a LocalCluster's scheduler and workers) made here keep 8."""
-INSTALL_HINT = "install adjudicator[dask]: pip install 'adjudicator[dask]'"
+INSTALL_HINT = "install skitgubbe-adjudicator[dask]: pip install 'skitgubbe-adjudicator[dask]'"
 BAG_FILE = "<bag>"
 LOCAL_LOG_LEVEL = "DASK_LOGGING__DISTRIBUTED"
 """The environment variable that sets the log level of distributed, read by every process."""

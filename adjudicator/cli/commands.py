@@ -184,7 +184,7 @@ def _go_on(value: str | None) -> str | None:
     default=None,
     help="Check on a Dask cluster instead of --jobs: a scheduler address "
     "(tcp://host:8786), or 'local' ('local:N') to start 2 (N) worker processes here. "
-    "Same output, same order. Needs adjudicator[dask].",
+    "Same output, same order. Needs skitgubbe-adjudicator[dask].",
 )
 @click.option(
     "--write-illegal",
