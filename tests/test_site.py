@@ -154,6 +154,9 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
         "typing_extensions", "annotated_types", "typing_inspection", "segno",
     }  # fmt: skip
     assert not (folder / "static/qrcode.mjs").exists()  # Share's QR code comes from segno
+    pins = (Path(str(site.PINS)) / "requirements-pyodide.txt").read_text(encoding="utf-8")
+    pinned = re.search(r"^segno==(\S+) \\\n\s+--hash=sha256:", pins, re.M)
+    assert pinned and f"segno-{pinned[1]}-py3-none-any.whl" in wheels  # the pinned wheel
     own = next(folder.glob("wheels/skitgubbe_adjudicator-*.whl"))
     with zipfile.ZipFile(own) as wheel:
         for code in i18n.LANGUAGES.keys() - {i18n.SOURCE}:  # the rulings' words, compiled
