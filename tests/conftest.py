@@ -190,6 +190,45 @@ def codes(text: str) -> list[str]:
     return sorted(cards(text))
 
 
+def qr_decoded(rows: list[str]) -> str:
+    """The text a scanner reads from a QR code's rows (``"1"`` dark), drawn as a picture with
+    its quiet zone and read by zxing-cpp, a decoder with no part in making it (segno makes
+    it): that Share's code holds the link is checked by reading it, as a phone would."""
+    import zxingcpp
+
+    scale, quiet = 4, 4
+    side = (len(rows) + 2 * quiet) * scale
+    picture = bytearray(b"\xff" * side * side)
+    for r, row in enumerate(rows):
+        for c, dark in enumerate(row):
+            if dark == "1":
+                for dy in range(scale):
+                    start = ((r + quiet) * scale + dy) * side + (c + quiet) * scale
+                    picture[start : start + scale] = b"\x00" * scale
+    found = zxingcpp.read_barcodes(memoryview(bytes(picture)).cast("B", shape=[side, side]))
+    assert [f.format for f in found] == [zxingcpp.BarcodeFormat.QRCode], found
+    return str(found[0].text)
+
+
+def qr_drawn(page: Any) -> list[str]:
+    """The rows of the QR code Share drew on ``page`` (a Playwright page), read from its SVG:
+    the viewBox (the code and four modules of quiet zone each side) and one ``M x y`` square
+    a dark module."""
+    import re
+
+    svg = page.get_by_role("img", name=re.compile("^QR code of the link"))
+    side = int(svg.get_attribute("viewBox").split()[2])
+    drawn = svg.locator("path").get_attribute("d")
+    size = side - 8
+    rows = [["0"] * size for _ in range(size)]
+    for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", drawn):
+        rows[int(y) - 4][int(x) - 4] = "1"
+    assert drawn == "".join(
+        f"M{c + 4} {r + 4}h1v1h-1z" for r in range(size) for c in range(size) if rows[r][c] == "1"
+    ), "the path is squares of dark modules, nothing else"
+    return ["".join(row) for row in rows]
+
+
 def pytest_collection_modifyitems(items: list[Any]) -> None:
     """Mark the hypothesis property runs ``slow``: ``pytest -m "not slow"`` leaves them out
     while working, and the README's plain ``pytest`` runs them all."""

@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import qr_decoded, qr_drawn
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_browser import free_port, launch, link
 
 from adjudicator import i18n
+from adjudicator.service.qr import qr as qr_of
 from adjudicator.web import site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,7 +125,6 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
         "static/app.js",
         "static/worker.js",
         "static/i18n.js",
-        "static/qrcode.mjs",
     ):
         assert (folder / name).is_file(), name
     page = (folder / "index.html").read_text(encoding="utf-8")
@@ -150,8 +151,12 @@ def test_the_folder_holds_the_page_the_manifest_a_service_worker_and_no_edge(fol
     assert not [w for w in wheels if w.split("-")[0].lower() in EDGE_LIBRARIES]
     assert {w.split("-")[0] for w in wheels} == {
         "skitgubbe_adjudicator", "pydantic", "pydantic_core",
-        "typing_extensions", "annotated_types", "typing_inspection",
+        "typing_extensions", "annotated_types", "typing_inspection", "segno",
     }  # fmt: skip
+    assert not (folder / "static/qrcode.mjs").exists()  # Share's QR code comes from segno
+    pins = (Path(str(site.PINS)) / "requirements-pyodide.txt").read_text(encoding="utf-8")
+    pinned = re.search(r"^segno==(\S+) \\\n\s+--hash=sha256:", pins, re.M)
+    assert pinned and f"segno-{pinned[1]}-py3-none-any.whl" in wheels  # the pinned wheel
     own = next(folder.glob("wheels/skitgubbe_adjudicator-*.whl"))
     with zipfile.ZipFile(own) as wheel:
         for code in i18n.LANGUAGES.keys() - {i18n.SOURCE}:  # the rulings' words, compiled
@@ -241,6 +246,36 @@ def test_offline_the_readme_dispute_link_is_ruled_in_the_phone(
     assert "phase2.beat" in ruling
     assert legal == ["Cai play 3S", "Cai play QD", "Cai pick"]
     assert decisions == [1, 1, 1]
+    assert not outside, f"requests left the origin: {outside}"
+
+
+def test_offline_share_draws_the_qr_code_of_the_link_made_in_the_phone(
+    folder: Path, browser: Browser
+) -> None:
+    """With the network cut and the server stopped, Copy link draws the QR code of the link,
+    made by the phone's own Python (segno, the pinned wheel), which reads back to the link;
+    a session's link too long for a QR code says so."""
+    with static_server(folder) as (origin, server), phone(browser, origin) as (context, outside):
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+        page = offline_dispute(context, server, origin)
+        page.get_by_role("button", name="Copy link").click()
+        qr = page.get_by_role("img", name=re.compile("^QR code of the link"))
+        qr.wait_for(timeout=60_000)
+        copied = page.evaluate("navigator.clipboard.readText()")
+        drawn = qr_drawn(page)
+        page.goto(
+            origin + "/" + link(json.loads((SAMPLES / "goat_session_3_games.json").read_text()))
+        )
+        started(page)
+        page.wait_for_selector("#steps li", timeout=START)
+        page.get_by_role("button", name="Copy link").click()
+        too_long = page.locator("#qr p.hint").inner_text(timeout=60_000)
+        long_link = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(origin + "/#record=") and qr_decoded(drawn) == copied
+    assert drawn == qr_of(copied)["rows"]  # the phone's segno makes what the server's does
+    assert too_long == (
+        f"The link is too long for a QR code ({len(long_link):,} characters): send it instead."
+    )
     assert not outside, f"requests left the origin: {outside}"
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import qr_decoded, qr_drawn
 from playwright.sync_api import Browser, Page, expect
 from web_browser import link, unlink
 
@@ -28,6 +29,7 @@ from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import adjudicate
 from adjudicator.render.terminal import attempt
 from adjudicator.service import page as calls
+from adjudicator.service.qr import qr as qr_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -741,6 +743,8 @@ def test_sharing_says_copied_draws_a_qr_code_and_names_the_download(
     assert qr.evaluate("e => e.tagName") == "svg"
     copied = page.evaluate("navigator.clipboard.readText()")
     assert unlink(copied) == README_DISPUTE
+    drawn = qr_drawn(page)  # the code on screen: the service's (segno's), read back to the link
+    assert drawn == qr_of(copied)["rows"] and qr_decoded(drawn) == copied
     layout_ok(page, "shared")
     with page.expect_download() as caught:
         page.get_by_role("button", name="Download").click()
@@ -873,6 +877,27 @@ def test_share_uses_the_phones_share_sheet_where_there_is_one(browser: Browser, 
     assert unlink(shared["url"]) == README_DISPUTE
     assert shared["title"] == "Skitgubbe ruling · helmfrid · Anna Bo Cai · 3 actions"
     expect(tab.get_by_role("img", name=re.compile("^QR code of the link"))).to_be_visible()
+    assert qr_decoded(qr_drawn(tab)) == shared["url"]
+    context.close()
+
+
+def test_a_link_too_long_for_a_qr_code_says_so_on_a_phone(browser: Browser, base: str) -> None:
+    """A session of three whole games packs to a link past what a QR code holds (version 40):
+    Copy link still copies it, and where the code would be a line says to send it instead."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tab = context.new_page()
+    ready(tab, base + "/" + link(sample("goat_session_3_games.json")))
+    tab.get_by_role("button", name="Copy link").click()
+    expect(tab.locator("#shared")).to_have_text("Copied: the link is on the clipboard.")
+    copied = tab.evaluate("navigator.clipboard.readText()")
+    assert len(copied) > 2953  # the most a QR code holds of a link (version 40, level L)
+    count = f"{len(copied):,}"
+    expect(tab.locator("#qr")).to_have_text(
+        f"The link is too long for a QR code ({count} characters): send it instead."
+    )
+    expect(tab.get_by_role("img", name=re.compile("^QR code of the link"))).to_have_count(0)
+    layout_ok(tab, "too long for a QR code")
     context.close()
 
 

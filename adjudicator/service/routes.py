@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, unquote
 from adjudicator import i18n
 from adjudicator.i18n import _
 from adjudicator.invalid import cut
-from adjudicator.service import page
+from adjudicator.service import page, qr
 
 Answer = tuple[int, str]
 """An HTTP status and the JSON text of the answer."""
@@ -79,8 +79,9 @@ POSTS: dict[str, Callable[[dict[str, list[str]], str | None], Answer]] = {
     "/api/legal": _legal,
     "/api/replay": _replay,
     "/api/session": lambda query, body: (200, _json(page.session(_text(body)))),
+    "/api/qr": lambda query, body: (200, _json(qr.answer(body))),
 }
-"""The routes that take a record in the body."""
+"""The routes that take a record in the body (``/api/qr``: the link to draw)."""
 
 GETS: dict[str, Callable[[str | None], Any]] = {
     "/api/variants": lambda name: page.variants() if name is None else page.variant(name),

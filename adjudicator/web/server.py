@@ -634,6 +634,12 @@ async def session(request: Request) -> Response:
     return await _answer("session", {}, request)
 
 
+@app.post("/api/qr", response_model=None)
+async def qr(request: Request) -> Response:
+    """`{"link": "..."}` → the link's QR code (segno): version, size and rows of modules."""
+    return await _answer("qr", {}, request)
+
+
 def _static(name: str, media: str) -> FileResponse:
     with resources.as_file(STATIC / name) as path:
         return FileResponse(path, media_type=media)
@@ -648,7 +654,6 @@ PAGES = {
     "style.css": "text/css",
     "docs.html": "text/html",
     "index.html": "text/html",
-    "qrcode.mjs": "text/javascript",  # vendored: qrcode-generator 2.0.4, MIT
 }
 
 

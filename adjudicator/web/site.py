@@ -2,8 +2,9 @@
 
 The folder holds the page (the very files ``adjudicator serve`` serves), Pyodide's
 interpreter (npm package ``pyodide``, pinned with its lockfile in ``pins/``), the
-wheels the core needs (the project's own, pure Python and without its edges; pydantic
-and the Pyodide build of pydantic-core, pinned with hashes in ``pins/``), a web app
+wheels the core needs (the project's own, pure Python and without its edges; pydantic,
+the Pyodide build of pydantic-core and segno, for Share's QR code, pinned with hashes in
+``pins/``), a web app
 manifest, icons and a service worker that keeps every file for the network being
 off.  Any static host serves it; nothing is fetched from elsewhere at run time.
 
@@ -49,10 +50,10 @@ PAGE_FILES = (
     "static/style.css",
     "static/engine.js",
     "static/i18n.js",
-    "static/qrcode.mjs",
 )
 """The page's own files, beside index.html, whichever engine answers it (adjudicator.js and
-i18n.js, which index.html loads, and qrcode.mjs, which app.js imports for Share, included)."""
+i18n.js, which index.html loads, included).  Share's QR code is no file of the page: the
+engine makes it (``/api/qr``, segno, one of the pinned wheels)."""
 SITE_FILES = ("static/worker.js",)
 """Files only the static site needs: the in-browser engine."""
 PYODIDE_FILES = (
@@ -315,7 +316,7 @@ def platform(pyodide_folder: Path) -> Platform:
 
 
 def wheels(cache: Path, where: Platform) -> list[Path]:
-    """The pinned wheels (pydantic, its Pyodide pydantic-core, their dependencies),
+    """The pinned wheels (pydantic, its Pyodide pydantic-core, their dependencies, segno),
     downloaded once per requirements file, every one checked against its hash."""
     pins = (PINS / "requirements-pyodide.txt").read_bytes()
     folder = cache / f"wheels-{_stamp(pins, where.tag.encode(), where.abi.encode())}"

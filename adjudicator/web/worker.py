@@ -67,6 +67,10 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
             return 200, answer.encode()
         if job == "session":
             return 200, service.dumps(page.session(_text(body))).encode()
+        if job == "qr":
+            from adjudicator.service import qr
+
+            return 200, service.dumps(qr.answer(body.decode("utf-8", "replace"))).encode()
     except page.BadInput as exc:
         return exc.status, service.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")

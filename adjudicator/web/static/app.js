@@ -1618,24 +1618,18 @@ function fileName() {
 }
 
 async function drawQr(url) {
+  // the QR code is made by the engine (segno, behind /api/qr: the server, or the phone's own
+  // Python on the static site); the page draws its modules, four light ones of quiet zone around
   const box = $("qr");
   box.replaceChildren();
-  let qrcode;
+  let code;
   try {
-    ({ qrcode } = await import("./qrcode.mjs"));
+    code = await api("/api/qr", { link: url });
   } catch (err) {
-    box.append(el("p", { class: "hint", text: tr("no QR code: {error}", { error: err.message }) }));
+    box.append(el("p", { class: "hint", text: err.message })); // too long for a QR code, or no engine
     return;
   }
-  const code = qrcode(0, "L");
-  try {
-    code.addData(url);
-    code.make();
-  } catch {
-    box.append(el("p", { class: "hint", text: tr("The link is too long for a QR code ({count} characters): send it instead.", { count: url.length }) }));
-    return;
-  }
-  const n = code.getModuleCount();
+  const n = code.size;
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(NS, "svg");
   const side = n + 8; // four modules of quiet zone each side
@@ -1648,7 +1642,7 @@ async function drawQr(url) {
   back.setAttribute("height", String(side));
   back.setAttribute("fill", "#ffffff");
   let d = "";
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (code.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (code.rows[r][c] === "1") d += `M${c + 4} ${r + 4}h1v1h-1z`;
   const dots = document.createElementNS(NS, "path");
   dots.setAttribute("d", d);
   dots.setAttribute("fill", "#000000");
