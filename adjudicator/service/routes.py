@@ -79,6 +79,7 @@ POSTS: dict[str, Callable[[dict[str, list[str]], str | None], Answer]] = {
     "/api/legal": _legal,
     "/api/replay": _replay,
     "/api/session": lambda query, body: (200, _json(page.session(_text(body)))),
+    "/api/import": lambda query, body: (200, _json(page.imported(_text(body)))),
 }
 """The routes that take a record in the body."""
 

@@ -67,6 +67,8 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
             return 200, answer.encode()
         if job == "session":
             return 200, service.dumps(page.session(_text(body))).encode()
+        if job == "import":
+            return 200, service.dumps(page.imported(_text(body))).encode()
     except page.BadInput as exc:
         return exc.status, service.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")
