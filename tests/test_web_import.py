@@ -249,12 +249,12 @@ def phone(browser: Browser) -> Iterator[Page]:
 def open_screen(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]", timeout=300_000)
-    page.get_by_role("button", name="Open record").tap()
+    page.get_by_role("button", name="Open record").click()
 
 
 def paste_and_open(page: Page, text: str) -> None:
     page.fill("#paste", text)
-    page.get_by_role("button", name="Open", exact=True).tap()
+    page.get_by_role("button", name="Open", exact=True).click()
 
 
 def opened_goat(page: Page) -> None:
@@ -271,7 +271,7 @@ def pick_a_game_of_the_database(page: Page, db: Path) -> None:
     expect(page.locator("#log-about")).to_have_text(
         "This log holds 2 games: pick one to open.", timeout=300_000
     )
-    page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").tap()
+    page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").click()
     expect(page.locator("#imported")).to_have_text(
         "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
     )
@@ -291,10 +291,12 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     expect(phone.locator("#log-list")).to_contain_text(
         "g-badcard: ✗ events[9].card: 'ZZ' is not a card of the app"
     )
-    phone.get_by_role("button", name="g-legal: Read a Goat app log: 2 players").tap()
+    phone.get_by_role("button", name="g-legal: Read a Goat app log: 2 players").click()
     expect(phone.locator("#ruling .verdict")).to_contain_text("finished, u-anna lost")
+    phone.go_back()  # Back: the list, to pick another game
+    expect(phone.locator("#log-list button")).to_have_count(1)
+    expect(phone.locator("#screen-open")).to_be_visible()
     # a picked database of two games
-    phone.go_back()
     pick_a_game_of_the_database(phone, app_db(tmp_path / "app.db", games=2))
     # the importer's line beside the box, as any record's error
     phone.go_back()
