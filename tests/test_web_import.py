@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
 
-from adjudicator import i18n, importers
+from adjudicator import bulk, i18n, importers
 from adjudicator.cli.commands import main
 from adjudicator.service import page as calls
 from adjudicator.service import routes
@@ -116,6 +116,10 @@ def test_check_replay_and_legal_read_a_log_without_from(tmp_path: Path) -> None:
     both = runner.invoke(main, ["check", str(db)])
     assert f"{db}#g1: " in both.output and f"{db}#g2: " in both.output, both.output
     assert ": invalid" not in both.output
+    # its games are counted as they are read: no count caps --jobs at one record
+    assert bulk.count([str(db)]) is None and bulk.count([str(GOAT)]) == 1
+    jobs = runner.invoke(main, ["check", "--jobs", "2", str(db)])
+    assert jobs.output.count(f"{db}#g") == 2, jobs.output
     one = runner.invoke(main, ["replay", f"{BATCH}#g-legal"])
     assert one.exit_code == 0 and "finished, loser u-anna" in one.output
     legal = runner.invoke(main, ["legal", str(GOAT), "--names", "A,B,C"])
@@ -310,6 +314,18 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     paste_and_open(phone, SAMPLE.read_text())
     expect(phone.locator("#screen-table")).to_be_visible()
     expect(phone.locator("#imported")).to_be_hidden()
+
+
+def test_a_games_name_from_a_log_is_text_never_markup(phone: Page, base: str) -> None:
+    log = json.loads(GOAT.read_text())
+    hostile = '<img src=x onerror="document.title=1"> #2'
+    lines = [json.dumps({**log, "gameId": hostile}), json.dumps({**log, "gameId": "second"})]
+    open_screen(phone, base + "/")
+    paste_and_open(phone, "\n".join(lines))
+    expect(phone.locator("#log-list button")).to_have_count(2)
+    expect(phone.locator("#log-list button").first).to_contain_text(hostile)
+    assert phone.locator("#log-list img").count() == 0
+    assert phone.title() != "1"
 
 
 def test_a_picked_goat_log_opens_and_a_picture_is_refused(

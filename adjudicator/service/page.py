@@ -771,7 +771,7 @@ def imported(body: str) -> dict[str, Any]:
         return {"format": None, "games": []}
     games: list[dict[str, Any]] = []
     for game in importers.read_content(found, content, source):
-        shown_as = game.name.rpartition("#")[2] if "#" in game.name else game.name
+        shown_as = game.name.removeprefix(source + "#")  # the game's id, as the log says it
         if game.record is not None:
             games.append({"name": shown_as, "record": game.record, "about": game.about or ""})
         else:
