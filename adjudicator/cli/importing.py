@@ -73,7 +73,8 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         metavar="FORMAT",
         help="Read each PATH (FILE, or FILE#gameId) as a log of FORMAT, each game named "
         "FILE#gameId ('adjudicator import --list' shows the formats). A page link "
-        "('https://...#record=...') needs no --from: it is read from its fragment.",
+        "('https://...#record=...'), a Goat app log and the albined app's database need no "
+        "--from: a file is told by its content.",
     )(f)
 
 
