@@ -237,6 +237,7 @@ def test_the_api_and_the_in_browser_dispatcher_answer_the_same(tmp_path: Path) -
 # --- the page, served and in the phone ------------------------------------------------------
 
 PHONE = {"width": 390, "height": 844}
+LAYOUT = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -295,6 +296,8 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     expect(phone.locator("#log-list")).to_contain_text(
         "g-badcard: ✗ events[9].card: 'ZZ' is not a card of the app"
     )
+    problems = phone.evaluate(LAYOUT)  # at 390 px: no overflow, targets a finger can tap
+    assert problems == [], problems[:8]
     phone.get_by_role("button", name="g-legal: Read a Goat app log: 2 players").click()
     expect(phone.locator("#ruling .verdict")).to_contain_text("finished, u-anna lost")
     phone.go_back()  # Back: the list, to pick another game
