@@ -56,15 +56,16 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Choice(RULES),
         default="app",
         show_default=True,
-        help="With --from: the app's own rules, or the rule text's letter (see "
-        "'adjudicator import --explain FORMAT').",
+        help="For a log (--from, or one told by its content): the app's own rules, or the "
+        "rule text's letter (see 'adjudicator import --explain FORMAT').",
     )(f)
     f = click.option(
         "--names",
         "names",
         default=None,
         metavar="A,B,C",
-        help="With --from: the players' names in seat order, instead of the log's ids.",
+        help="For a log (--from, or one told by its content): the players' names in seat "
+        "order, instead of the log's ids.",
     )(f)
     return click.option(
         "--from",
