@@ -33,6 +33,7 @@ from adjudicator import service
 from adjudicator.bulk.orphans import die_with_parent
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
+from adjudicator.importers import albined_db
 from adjudicator.importers.link import decode as decode_link
 from adjudicator.importers.link import link_label, looks_like_link
 from adjudicator.limits import (
@@ -370,11 +371,13 @@ def sources(
 def count(paths: Iterable[str]) -> int | None:
     """How many records :func:`sources` will yield, without decoding any: for progress.
 
-    None when standard input is among them (it can be read only once).
+    None when standard input is among them (it can be read only once), or a database of
+    the albined app, whose games are counted only as they are read (``check`` tells it
+    by its content).
     """
     total = 0
     for path in paths:
-        if path == STDIN:
+        if path == STDIN or _is_database(path):
             return None
         if os.path.isdir(path):
             total += sum(1 for _ in _record_files(path, Counter()))
@@ -387,6 +390,14 @@ def count(paths: Iterable[str]) -> int | None:
         else:
             total += 1
     return total
+
+
+def _is_database(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return albined_db.looks_like(stream.read(len(albined_db.SQLITE_HEADER)))
+    except OSError:  # a folder, a file that cannot be read: the walk says which
+        return False
 
 
 # --- one record named on the command line ---------------------------------------

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from adjudicator.bulk import Checked, Found, Tally, check_all, sources, workers
+from adjudicator import importers
+from adjudicator.bulk import Checked, Found, Source, Tally, check_all, sources, workers
 from adjudicator.bulk.imported import imported_sources
 from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.importers.base import ImportOptions
@@ -27,6 +28,7 @@ def check_paths(
     records: int | None = None,
     go_on: str | None = None,
     importing: tuple[str, ImportOptions] | None = None,
+    logs: ImportOptions | None = None,
 ) -> Iterator[Checked]:
     """Check every record under ``paths`` in input order: on ``jobs`` local processes (0:
     one per core; never more than the cores, nor than ``records`` when known), or on the
@@ -34,11 +36,12 @@ def check_paths(
     ``found`` collects the arguments that held no record; a record over ``max_size``
     bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
     'stands'.  With ``importing`` (a format and its options), each path is a foreign log
-    whose games are converted first (``check --from``)."""
+    whose games are converted first (``check --from``); without it, a file whose content
+    is an app's log (:func:`importers.detect_file`) is read as that log, with ``logs``."""
     if importing is not None:
         items = imported_sources(importing[0], paths, importing[1], found)
     else:
-        items = sources(paths, found, max_size)
+        items = _told(paths, found, max_size, logs or ImportOptions(max_size=max_size))
     if dask is not None:
         from adjudicator.bulk import cluster
 
@@ -58,3 +61,16 @@ def exit_status(tally: Tally, found: Found) -> int:
     if tally.statuses["invalid"] or found.empty:
         return EXIT_INVALID
     return EXIT_ILLEGAL if tally.statuses["illegal"] else EXIT_LEGAL
+
+
+def _told(
+    paths: Sequence[str], found: Found, max_size: int, options: ImportOptions
+) -> Iterator[Source]:
+    """Each path's records in order: a file the importers tell for an app's log is
+    converted (as ``--from`` its format would), anything else read as records."""
+    for path in paths:
+        told = importers.detect_file(path, max_size)
+        if told is None:
+            yield from sources([path], found, max_size)
+        else:
+            yield from imported_sources(told, [path], options, found)

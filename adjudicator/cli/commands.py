@@ -6,6 +6,7 @@ ends as one line and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, suppress
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adjudicator import _native, bulk, limits, service
+from adjudicator import _native, bulk, importers, limits, service
 from adjudicator._version import __version__
 from adjudicator.bulk import run
 from adjudicator.bulk.outputs import (
@@ -259,9 +260,10 @@ def check(
     run goes on quietly to its end.
     """
     importing = None
+    logs = options_of(names, rules, None, max_size)  # for a log told by its content
     if from_format is not None:
         known_format(from_format)
-        importing = (from_format, options_of(names, rules, None, max_size))
+        importing = (from_format, logs)
     out = _console()
     err = _console(stderr=True)
     targets = {"illegal": write_illegal, "legal": write_legal}
@@ -284,6 +286,7 @@ def check(
             outputs,
             _go_on(go_on),
             importing,
+            logs,
         )
     except OutputError as exc:
         for sink in outputs.values():
@@ -326,6 +329,7 @@ def _check_run(
     outputs: dict[str, Output],
     go_on: str | None = None,
     importing: tuple[str, ImportOptions] | None = None,
+    logs: ImportOptions | None = None,
 ) -> NoReturn:
     """The body of ``check``, once the outputs are open."""
     counted = importing is None and (not as_json or err.is_terminal)
@@ -372,6 +376,7 @@ def _check_run(
             max_size=max_size,
             go_on=go_on,
             importing=importing,
+            logs=logs,
         ),
         dask=dask_address is not None,
     )
@@ -476,11 +481,18 @@ def _load(
 
 
 def _importing(
-    from_format: str | None, names: str | None, rules: str, max_size: int
+    from_format: str | None, names: str | None, rules: str, max_size: int, file: str
 ) -> tuple[str, ImportOptions] | None:
-    """``--from FORMAT`` and its options, as ``_load`` takes them (None without it)."""
+    """``--from FORMAT`` and its options, as ``_load`` takes them; without it, the format
+    of an app's log ``file`` holds (``FILE`` or ``FILE#gameId``), told by its content,
+    or None (a record)."""
     if from_format is None:
-        return None
+        source = file
+        if not os.path.exists(file) and "#" in file:
+            source = file.rpartition("#")[0]
+        from_format = importers.detect_file(source, max_size)
+        if from_format is None:
+            return None
     known_format(from_format)
     return from_format, options_of(names, rules, None, max_size)
 
@@ -623,7 +635,7 @@ def replay(
         refuse_clashes([file], {"--svg": svg, "--html": html})
     except OutputError as exc:
         _mistake(str(exc))
-    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size, file))
     if isinstance(document, Session) and game_no is None:
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
@@ -765,7 +777,7 @@ def legal_command(
     record is invalid or N is out of range.
     """
     click.get_current_context().meta[JSON_ERRORS] = as_json
-    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size))
+    label, document = _load(file, max_size, _importing(from_format, names, rules, max_size, file))
     if isinstance(document, Session) and game_no is None:
         game_no = len(document.games) - 1
     label, game = _one_game(label, document, game_no)

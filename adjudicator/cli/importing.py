@@ -56,15 +56,16 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Choice(RULES),
         default="app",
         show_default=True,
-        help="With --from: the app's own rules, or the rule text's letter (see "
-        "'adjudicator import --explain FORMAT').",
+        help="For a log (--from, or one told by its content): the app's own rules, or the "
+        "rule text's letter (see 'adjudicator import --explain FORMAT').",
     )(f)
     f = click.option(
         "--names",
         "names",
         default=None,
         metavar="A,B,C",
-        help="With --from: the players' names in seat order, instead of the log's ids.",
+        help="For a log (--from, or one told by its content): the players' names in seat "
+        "order, instead of the log's ids.",
     )(f)
     return click.option(
         "--from",
@@ -73,7 +74,8 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         metavar="FORMAT",
         help="Read each PATH (FILE, or FILE#gameId) as a log of FORMAT, each game named "
         "FILE#gameId ('adjudicator import --list' shows the formats). A page link "
-        "('https://...#record=...') needs no --from: it is read from its fragment.",
+        "('https://...#record=...'), a Goat app log and the albined app's database need no "
+        "--from: a file is told by its content.",
     )(f)
 
 

@@ -12,6 +12,7 @@ formats stay usable.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
@@ -19,8 +20,10 @@ from typing import Any
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
+from adjudicator.importers import albined_db, goat_events, link
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.invalid import cut
+from adjudicator.limits import MAX_RECORD_SIZE, too_big
 
 __all__ = [
     "BUILT_IN",
@@ -29,9 +32,12 @@ __all__ = [
     "ImportOptions",
     "Imported",
     "UnknownFormat",
+    "detect",
+    "detect_file",
     "find",
     "formats",
     "read",
+    "read_content",
 ]
 
 BUILT_IN: tuple[str, ...] = (
@@ -143,4 +149,81 @@ def read(name: str, source: str, options: ImportOptions | None = None) -> Iterat
         yield Imported(
             source,
             error=_("the importer {name} failed: {why}").format(name=found.name, why=why),
+        )
+
+
+def detect(content: bytes | str) -> str | None:
+    """The built-in format whose shape ``content`` has (a source's whole text, its bytes,
+    or for a file its first line or bytes), or None: a record, or nothing known.
+
+    The one place a format is told from what a source holds: ``check``, ``replay`` and
+    ``legal`` without ``--from`` ask it of a file they are given, the page's Open record
+    of what was pasted or picked.  A plug-in's format is named with ``--from``."""
+    if isinstance(content, bytes):
+        if albined_db.looks_like(content):
+            return albined_db.NAME
+        try:
+            content = content.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if link.looks_like_link(content):
+        return link.NAME
+    if goat_events.looks_like(content):
+        return goat_events.NAME
+    return None
+
+
+def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
+    """:func:`detect` for a file named on the command line: its first bytes (an SQLite
+    header), then its first line (a ``*.jsonl`` file) or its whole text, within
+    ``max_size``.  None for what is no regular file (a folder, ``-``, a link), a file that
+    cannot be read or is too large (the record reader says why), and any record."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(len(albined_db.SQLITE_HEADER))
+            if albined_db.looks_like(head):
+                return albined_db.NAME
+            lead = head.lstrip()[:1]
+            if lead and lead not in (b"{", b"[", b"h", b"H"):
+                return None  # neither JSON nor a link: the record reader says what it is
+            if path.lower().endswith(".jsonl"):
+                content = head + stream.readline(max_size + 1)
+            else:
+                content = head + stream.read(max_size + 1 - len(head))
+    except OSError:
+        return None
+    if len(content) > max_size:
+        return None
+    return detect(content)
+
+
+def read_content(
+    name: str, content: bytes, source: str, options: ImportOptions | None = None
+) -> Iterator[Imported]:
+    """The games of ``content``, a whole source's bytes (a file picked on the page, never
+    written anywhere), read as the built-in format ``name``; ``source`` names them."""
+    options = options if options is not None else ImportOptions()
+    if name == albined_db.NAME:
+        yield from albined_db.read_bytes(content, source, options)
+        return
+    if len(content) > options.max_size:
+        yield Imported(source, error=too_big(source, options.max_size))
+        return
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        yield Imported(source, error=_("{name} is not UTF-8 text").format(name=source))
+        return
+    if name == goat_events.NAME:
+        yield from goat_events.read_text(text, source, options)
+    elif name == link.NAME:
+        yield from link.read(text.strip(), options)
+    else:
+        raise UnknownFormat(
+            _("no importer for the format {name} (installed: {names})").format(
+                name=repr(cut(name, 40)),
+                names=", ".join((albined_db.NAME, goat_events.NAME, link.NAME)),
+            )
         )

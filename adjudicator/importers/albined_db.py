@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from adjudicator.exceptions import AdjudicatorError
-from adjudicator.i18n import N_, _, ngettext
+from adjudicator.i18n import N_, _, ngettext, number
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.record import FORMAT
 
@@ -75,6 +75,9 @@ RESULTS = "game_player_results"
 
 MOVES = "SPUCRALT"
 SQLITE_HEADER = b"SQLite format 3\x00"
+WAL = b"\x02\x02"
+ROLLBACK = b"\x01\x01"
+"""The header's bytes 18 and 19, the file's write and read versions: 2 in WAL mode."""
 
 
 class Broken(AdjudicatorError):
@@ -407,6 +410,39 @@ def _game(
     return game.record(options, results, columns["games"])
 
 
+def looks_like(data: bytes) -> bool:
+    """Whether ``data`` (a file's first bytes at least) is an SQLite database: the only
+    database format read, so the one an SQLite file is taken for."""
+    return data.startswith(SQLITE_HEADER)
+
+
+def read_bytes(data: bytes, source: str, options: ImportOptions) -> Iterator[Imported]:
+    """Every game of the app's file given as its bytes (a file picked on the page), as
+    :func:`read`.  The bytes are loaded into a database in memory (SQLite's deserialize),
+    queried only: nothing is written to any disk, and the copy is gone when read."""
+    if not looks_like(data):
+        yield Imported(name=source, error=f"{source}: " + _("is not an SQLite database"))
+        return
+    if len(data) > options.max_size:
+        said = _("is larger than {size} bytes: use the command line, adjudicator import albined-db")
+        yield Imported(name=source, error=f"{source}: " + said.format(size=options.max_size))
+        return
+    if data[18:20] == WAL:
+        # A write-ahead-log file: a database in memory has no log beside it, so it is read
+        # as the file lies (what a checkpoint wrote into it), the header saying so.
+        data = data[:18] + ROLLBACK + data[20:]
+    try:
+        conn = sqlite3.connect(":memory:")
+        conn.deserialize(data)
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("PRAGMA trusted_schema = OFF")
+    except sqlite3.Error:
+        yield Imported(name=source, error=f"{source}: " + _("is not a readable SQLite database"))
+        return
+    conn.row_factory = sqlite3.Row
+    yield from _read_games(conn, source, options)
+
+
 def read(source: str, options: ImportOptions) -> Iterator[Imported]:
     """Every game of the app's file (or ``options.game``), one :class:`Imported` each, in
     the file's order; a file that is no database of the app is one error naming it."""
@@ -415,6 +451,24 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
     except Broken as bad:
         yield Imported(name=source, error=str(bad))
         return
+    yield from _read_games(conn, source, options)
+
+
+def about(record: Mapping[str, Any]) -> str:
+    """What a game was read from, in one line for a person (the page says it)."""
+    count = len(record["meta"]["_source"]["moves"])
+    said = ngettext(
+        "Read a game of the albined/skitgubbe app: {players} players, {count} move",
+        "Read a game of the albined/skitgubbe app: {players} players, {count} moves",
+        count,
+    )
+    return said.format(players=len(record["players"]), count=number(count))
+
+
+def _read_games(
+    conn: sqlite3.Connection, source: str, options: ImportOptions
+) -> Iterator[Imported]:
+    """The games of an open database, which is closed at the end."""
     try:
         try:
             columns = _columns(conn, source)
@@ -449,6 +503,6 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
                     error=f"games#{row['id']}: " + _("its rows cannot be read"),
                 )
             else:
-                yield Imported(name=name, record=record)
+                yield Imported(name=name, record=record, about=about(record))
     finally:
         conn.close()

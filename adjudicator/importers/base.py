@@ -42,3 +42,6 @@ class Imported:
     """Where the game is: ``FILE#gameId`` (or ``FILE`` for a source of one game)."""
     record: dict[str, Any] | None = None
     error: str | None = None
+    about: str | None = None
+    """What the game was read from, one line in the language speaking ("Read a Goat app
+    log: 3 players, 171 events"): the page says it over the record it opens."""

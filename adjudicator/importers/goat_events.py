@@ -28,7 +28,7 @@ from adjudicator.actions import Action
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.exceptions import AdjudicatorError
-from adjudicator.i18n import N_, _
+from adjudicator.i18n import N_, _, ngettext, number
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
@@ -157,6 +157,12 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
     except RecordError as exc:
         yield Imported(shown_name, error=str(exc))
         return
+    yield from read_text(text, shown_name, options)
+
+
+def read_text(text: str, shown_name: str, options: ImportOptions) -> Iterator[Imported]:
+    """Every game of a log's text (as :func:`read`), named after ``shown_name``: what the
+    page's Open record reads, a pasted log or a picked file, with no file of its own."""
     wanted = options.game
     found = False
     for line, value, error in json_values(text):
@@ -174,12 +180,45 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
         except Broken as exc:
             yield Imported(name, error=str(exc))
         else:
-            yield Imported(name, record=record)
+            yield Imported(name, record=record, about=about(record, value))
     if wanted is not None and not found:
         yield Imported(
             shown_name,
             error=_("no game {game} in {name}").format(game=repr(cut(wanted, 80)), name=shown_name),
         )
+
+
+def looks_like(text: str) -> bool:
+    """Whether ``text`` has this format's shape: a replay message, an array of the app's
+    events, or JSON Lines whose first line is one.  The first test is a scan for the
+    word the shape needs, so a record (or a folder's worth) is not parsed twice."""
+    start = text.lstrip()[:1]
+    if start not in ("{", "[") or ('"replay"' not in text and start != "["):
+        return False
+    for _line, value, _error in json_values(text):
+        return _shaped(value)
+    return False
+
+
+def _shaped(value: Any) -> bool:
+    if isinstance(value, dict):
+        return value.get("type") == "replay" and isinstance(value.get("events"), list)
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        kind = value[0].get("type")
+        return isinstance(kind, str) and (kind in KNOWN_FIELDS or kind in REDACTED)
+    return False
+
+
+def about(record: Mapping[str, Any], message: Any) -> str:
+    """What a game was read from, in one line for a person (the page says it)."""
+    events = message if isinstance(message, list) else message.get("events", [])
+    count = len(events)
+    said = ngettext(
+        "Read a Goat app log: {players} players, {count} event",
+        "Read a Goat app log: {players} players, {count} events",
+        count,
+    )
+    return said.format(players=len(record["players"]), count=number(count))
 
 
 def convert(message: Any, options: ImportOptions) -> dict[str, Any]:

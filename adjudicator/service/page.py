@@ -12,12 +12,14 @@ message; nothing here prints.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Iterator
 from typing import Any
 
+from adjudicator import importers, service
 from adjudicator import samples as shipped
-from adjudicator import service
 from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
 from adjudicator.engine.violations import Violation
@@ -737,6 +739,48 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
             record["first_leader"] = played.players[played.first_leader]
         games.append(record)
     return {"file": label, "check": check_one(text, label), "games": games}
+
+
+def imported(body: str) -> dict[str, Any]:
+    """What Open record was given, told and converted by the importers: the page's paste
+    or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``.
+
+    ``format`` is the format :func:`importers.detect` told (None: no app's log, so a record
+    or nothing known: the page reads it as a record); ``games`` each game read, its
+    ``record`` and ``about`` (the line saying what was read) or its ``error``.  A source
+    of one game that cannot be converted is :class:`BadInput` with the importer's line."""
+    try:
+        given = json.loads(body)
+    except ValueError:
+        given = None
+    if not isinstance(given, dict) or not (
+        isinstance(given.get("text"), str) or isinstance(given.get("data"), str)
+    ):
+        raise BadInput(_('body: send {"text": "..."} or {"data": "base64"}, and a "name"'), 400)
+    name = given.get("name")
+    source = cut(name, 80) if isinstance(name, str) and name.strip() else _("the pasted text")
+    if isinstance(given.get("text"), str):
+        content = given["text"].encode("utf-8")
+    else:
+        try:
+            content = base64.b64decode(given["data"], validate=True)
+        except (binascii.Error, ValueError):
+            raise BadInput(_("data: not base64"), 400) from None
+    found = importers.detect(content)
+    if found is None:
+        return {"format": None, "games": []}
+    games: list[dict[str, Any]] = []
+    for game in importers.read_content(found, content, source):
+        shown_as = game.name.removeprefix(source + "#")  # the game's id, as the log says it
+        if game.record is not None:
+            games.append({"name": shown_as, "record": game.record, "about": game.about or ""})
+        else:
+            games.append({"name": shown_as, "error": game.error or _("not converted")})
+    if not games:
+        raise BadInput(f"{source}: " + _("no game found"))
+    if len(games) == 1 and "error" in games[0]:
+        raise BadInput(games[0]["error"])
+    return {"format": found, "games": games}
 
 
 def suits() -> dict[str, str]:

@@ -80,6 +80,7 @@ POSTS: dict[str, Callable[[dict[str, list[str]], str | None], Answer]] = {
     "/api/replay": _replay,
     "/api/session": lambda query, body: (200, _json(page.session(_text(body)))),
     "/api/qr": lambda query, body: (200, _json(qr.answer(body))),
+    "/api/import": lambda query, body: (200, _json(page.imported(_text(body)))),
 }
 """The routes that take a record in the body (``/api/qr``: the link to draw)."""
 

@@ -640,6 +640,18 @@ async def qr(request: Request) -> Response:
     return await _answer("qr", {}, request)
 
 
+@app.post("/api/import", response_model=None)
+async def import_log(request: Request) -> Response:
+    """An app's log, pasted or picked on the page → its format and each game as a record.
+
+    The body is `{"text": "...", "name": "..."}` or, for a file's bytes (the SQLite
+    database of albined/skitgubbe), `{"data": "base64", "name": "..."}`; the bytes are
+    read in memory, never written.  `format` is null when the text is no app's log (a
+    record: open it as one).  A source of one game that cannot be converted is 422 with
+    the importer's line."""
+    return await _answer("import", {}, request)
+
+
 def _static(name: str, media: str) -> FileResponse:
     with resources.as_file(STATIC / name) as path:
         return FileResponse(path, media_type=media)

@@ -71,6 +71,8 @@ def _run(page: Any, job: str, args: dict[str, Any], body: bytes) -> tuple[int, b
             from adjudicator.service import qr
 
             return 200, service.dumps(qr.answer(body.decode("utf-8", "replace"))).encode()
+        if job == "import":
+            return 200, service.dumps(page.imported(_text(body))).encode()
     except page.BadInput as exc:
         return exc.status, service.dumps({"error": exc.message, **(exc.body or {})}).encode()
     raise ValueError(f"no such job: {job}")

@@ -1268,6 +1268,7 @@ function startDispute() {
   page.session = null;
   page.viewer = "";
   $("session").hidden = true;
+  said($("imported"), "");
   $("undo-about").textContent = "";
   $("link").hidden = true;
 }
@@ -1452,9 +1453,11 @@ async function pickGame(k) {
 
 // --- open anything: a link, a record, a session ---------------------------------------------
 
-async function openText(text) {
-  // what was pasted into "Open record": a link to a record (…#record=…), a record or a session
-  const box = $("paste");
+async function openText(text, { name = "", box = $("paste"), told = false } = {}) {
+  // what was pasted into "Open record" (or a picked file's text): a link to a record
+  // (…#record=…), an app's log (the engine tells it, ``told`` when it has already), a
+  // record or a session
+  showLog(null);
   const typed = text.trim();
   if (!typed) {
     fault(box, tr("the box is empty: paste a link to a record, a record or a session (JSON), or pick a file"));
@@ -1464,6 +1467,7 @@ async function openText(text) {
     await openLink(typed, box);
     return;
   }
+  if (!told && (await openLog({ text: typed, name }, box))) return;
   if (!/^[[{]/.test(typed)) {
     fault(box, tr("this is neither a link to a record (it holds '#record=') nor a record (JSON, in braces)"));
     return;
@@ -1479,6 +1483,76 @@ async function openText(text) {
     return;
   }
   await openFresh(record, box);
+}
+
+// --- an app's log: the Goat app's events, the albined app's database -------------------------
+
+async function openLog(given, box) {
+  // what Open record was given, as the engine tells it (the importers' detection, the one the
+  // command line uses): false when it is no app's log (a record: read as one); else its game
+  // opened (several: listed to pick one), or the importer's line said beside ``box``
+  showLog(null);
+  let data;
+  try {
+    data = await api("/api/import", given);
+  } catch (err) {
+    fault(box, err.message);
+    return true;
+  }
+  if (!data.format) return false;
+  const games = data.games;
+  if (games.length === 1) await openImported(games[0], box);
+  else showLog(games, box);
+  return true;
+}
+
+async function openImported(game, anchor) {
+  // one game of a log, converted: opened as any record, with a line saying what was read
+  if (await openFresh(game.record, anchor)) said($("imported"), game.about);
+}
+
+function said(line, text) {
+  line.textContent = text || "";
+  line.hidden = !text;
+}
+
+function showLog(games, anchor) {
+  // a log of several games: each one a button (one that could not be converted, its line)
+  const box = $("log-games");
+  box.hidden = !games;
+  if (!games) return $("log-list").replaceChildren();
+  $("log-about").textContent = trn("This log holds {count} game: pick one to open.", "This log holds {count} games: pick one to open.", games.length);
+  $("log-list").replaceChildren(...games.map((g) => {
+    if (g.error) return el("li", {}, el("p", { class: "log-bad", text: `${g.name}: ✗ ${g.error}` }));
+    const b = el("button", { type: "button", class: "step", text: `${g.name}: ${g.about}` });
+    b.addEventListener("click", acting(() => openImported(g, anchor)));
+    return el("li", {}, b);
+  }));
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function base64(bytes) {
+  // a picked file's bytes for the engine (JSON carries text only), a piece at a time
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+async function openFile(file) {
+  // a picked file: its bytes to the engine first (an app's log, its SQLite database too),
+  // then, when it is none, its text as a record
+  const box = $("file");
+  clearFault(box);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (await openLog({ data: base64(bytes), name: file.name }, box)) return;
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    fault(box, tr("this file is neither a record nor an app's log the adjudicator reads (a Goat app log, the albined app's database)"));
+    return;
+  }
+  await openText(text, { name: file.name, box, told: true });
 }
 
 async function openLink(text, anchor, dispute = null, push = true) {
@@ -1713,10 +1787,10 @@ async function start() {
   $("shuffle").addEventListener("click", shuffle);
   $("begin").addEventListener("click", acting(begin));
   $("open").addEventListener("click", acting(() => openText($("paste").value)));
-  $("file").addEventListener("change", async () => {
+  $("file").addEventListener("change", acting(async () => {
     const file = $("file").files[0];
-    if (file) openText(await file.text());
-  });
+    if (file) await openFile(file);
+  }));
   $("viewer").addEventListener("change", async () => {
     page.viewer = $("viewer").value;
     const pos = page.pos;
