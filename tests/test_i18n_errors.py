@@ -263,6 +263,7 @@ def test_the_rule_that_needs_an_unknown_trump_is_named_in_the_language(option: s
         named = english if code == "en" else said[code]
         assert stop.message.endswith(f"({named})"), (code, stop.message)
 
+
 def test_legal_says_its_head_in_finnish() -> None:
     record = json.dumps(DISPUTE)
     english = CliRunner().invoke(main, ["legal", "--at", "3", "-"], input=record, env=CLEAN)
