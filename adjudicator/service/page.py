@@ -18,8 +18,8 @@ from typing import Any
 
 from adjudicator import samples as shipped
 from adjudicator import service
-from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
-from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
+from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code
+from adjudicator.engine.state import TableView, variant_acts
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
@@ -108,81 +108,10 @@ def card(c: int) -> str:
     return card_code(c)
 
 
-def _cards(cs: Any) -> list[str]:
-    return [card_code(c) for c in cs]
-
-
 def table(view: TableView, viewer: str | None = None) -> dict[str, Any]:
-    """The table as JSON; with ``viewer`` the other hands are counts only, never cards."""
-    full = _table(view)
-    return full if viewer is None else hide(full, viewer)
-
-
-def hidden_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    """A seat as another player sees it: how many cards, never which."""
-    return {**seat, "cards": None, "unseen": seat["count"]}
-
-
-def hide(full: dict[str, Any], viewer: str) -> dict[str, Any]:
-    """The whole table (:func:`table` without a viewer) as ``viewer`` sees it."""
-    return {
-        **full,
-        "seats": [s if s["name"] == viewer else hidden_seat(s) for s in full["seats"]],
-    }
-
-
-def _table(view: TableView, held: dict[Any, list[str]] | None = None) -> dict[str, Any]:
-    """The whole table; ``held`` keeps each hand's cards as shown, across the steps of a
-    replay (a hand changes at one seat a step: the others are not sorted again)."""
-    names = view.names
-    seats = []
-    for i, name in enumerate(names):
-        hand = view.hands[i]
-        hidden = view.hidden[i] if view.hidden else 0
-        key = (view.trump, *hand)
-        cards = held.get(key) if held is not None else None
-        if cards is None:
-            cards = _cards(sorted_hand(hand, view.trump))
-            if held is not None:
-                held[key] = cards
-        seats.append(
-            {
-                "name": name,
-                "count": len(hand) + hidden,
-                "cards": cards,
-                "unseen": hidden,
-                "pile": view.piles[i],
-                "stored": view.stored[i] if view.stored else 0,
-                "turn": view.turn == i,
-                "loser": view.phase == OVER and i in view.losers,
-            }
-        )
-    deal = None
-    if view.deal is not None:
-        deal = {"what": view.deal.what, "by": [names[p] for p in sorted(view.deal.shufflers)]}
-    indicator = None
-    if view.phase == PHASE_ONE:
-        if view.turned_up is not None:
-            indicator = f"turned-up trump {card_code(view.turned_up)}"
-        elif view.trump_card == "set_aside" and view.indicator_down:
-            indicator = "trump card set aside face down"
-        elif view.indicator_holder is not None and view.indicator_down:
-            indicator = f"trump indicator held face down by {names[view.indicator_holder]}"
-    return {
-        "phase": {PHASE_ONE: 1, OVER: 0}.get(view.phase, 2),
-        "seats": seats,
-        "stock": view.stock,
-        "trump": SUIT_LETTERS[view.trump] if view.trump is not None else None,
-        "indicator": indicator,
-        "turned_up": card_code(view.turned_up) if view.turned_up is not None else None,
-        "trick": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.trick],
-        "sluffs": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.sluffs],
-        "trick_target": view.trick_target,
-        "out_of_play": view.discard,
-        "reserve": view.reserve,
-        "deal": deal,
-        "losers": [names[p] for p in view.losers] if view.phase == OVER else [],
-    }
+    """The table as JSON (:class:`service.TableOut`); with ``viewer`` the other hands are
+    counts only, never cards."""
+    return service.TableOut.seen(service.TableOut.made(view), viewer)
 
 
 def rule(rule_id: str) -> dict[str, Any] | None:
@@ -442,8 +371,9 @@ def _diff(before: Any, after: Any) -> Any:
 
     A scalar is itself; ``{"=": value}`` replaces; any other object patches: a
     dict's changed keys, a list's changed positions (``"3"``) and what it grew by
-    (``"+"``).  :func:`patched` (and ``patched`` in app.js) apply it.  Values Python
-    holds equal are the same (``1`` and ``true``): a table's field has one type.
+    (``"+"``).  ``patched`` in app.js applies it, the one applier (the tests run it in
+    Node).  Values Python holds equal are the same (``1`` and ``true``): a table's field
+    has one type.
     """
     if type(before) is type(after) and before == after:
         return _SAME
@@ -474,24 +404,6 @@ def _diff(before: Any, after: Any) -> Any:
     return after
 
 
-def patched(before: Any, patch: Any) -> Any:
-    """``before`` with ``patch`` (from :func:`_diff`) applied; ``before`` is not changed."""
-    if not isinstance(patch, dict):
-        return patch
-    if "=" in patch:
-        return patch["="]
-    if isinstance(before, list):
-        after: Any = before + patch.get("+", [])
-        for key, change in patch.items():
-            if key != "+":
-                after[int(key)] = patched(before[int(key)], change)
-        return after
-    after = dict(before)
-    for key, change in patch.items():
-        after[key] = patched(before[key], change)
-    return after
-
-
 def _flat_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """:func:`_diff` of two dicts of the same keys, their values replaced whole (a seat)."""
     patch = {}
@@ -505,16 +417,18 @@ def _flat_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def _seat_changes(
     before: dict[str, Any], after: dict[str, Any]
 ) -> dict[int, tuple[str, dict[str, Any], dict[str, Any]]] | None:
-    """The seats that changed from one table to the next: by position, the player and the
-    patch as the player sees the seat, and as everyone else does.  None when the tables
-    are not of the same seats (then a table is given whole)."""
+    """The seats that changed from one table (as JSON) to the next: by position, the player
+    and the patch as the player sees the seat, and as everyone else does
+    (:meth:`service.SeatOut.hide`).  None when the tables are not of the same seats (then
+    a table is given whole)."""
     old, new = before["seats"], after["seats"]
-    if before.keys() != after.keys() or len(old) != len(new):
+    if len(old) != len(new):
         return None
+    hide = service.SeatOut.hide
     changes = {}
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
         if a != b:
-            changes[i] = (b["name"], _flat_diff(a, b), _flat_diff(hidden_seat(a), hidden_seat(b)))
+            changes[i] = (b["name"], _flat_diff(a, b), _flat_diff(hide(a), hide(b)))
     return changes
 
 
@@ -529,7 +443,7 @@ def packed_replays(
     a patch on the one before (:func:`_diff`; the first on ``start``), and
     ``violations_at``: the refused step's violation by position.  A one-player
     view's patches are made from its own tables: it names no other hand.
-    :func:`unpacked` (and the page's script) gives back :func:`replay`'s answer.
+    ``unpacked`` in app.js gives back :func:`replay`'s answer for each view.
     """
     game, report = _replayed(text, viewers, label)
     nxt = _next(game, report)
@@ -539,9 +453,10 @@ def packed_replays(
     # players whose seat did not change share one patch.  Only the table before is kept
     # whole: with every table kept, a 16,915-step export peaked at 453 MB, not 374 MB.
     patches: list[tuple[dict[str | None, Any], dict[str, Any] | None]] = []
-    after = _table(report.start, held) if report.start is not None else None
+    made = service.TableOut.made
+    after = made(report.start, held) if report.start is not None else None
     for step in report.steps:
-        before, after = after, _table(step.table, held)
+        before, after = after, made(step.table, held)
         changes = None if before is None else _seat_changes(before, after)
         if before is None or changes is None:
             patches.append(({}, after))  # given whole: each view hides it for itself
@@ -564,7 +479,7 @@ def packed_replays(
         tables = []
         for by_viewer, whole in patches:
             if whole is not None:
-                tables.append({"=": whole if viewer is None else hide(whole, viewer)})
+                tables.append({"=": service.TableOut.seen(whole, viewer)})
             elif viewer in by_viewer:
                 tables.append(by_viewer[viewer])
             else:  # a player whose seat did not change sees what any other player sees
@@ -581,18 +496,6 @@ def packed_replays(
     # A one-player file holds no comment: a note is free text that may name any hand.
     comments = report.comments if None in viewers else {}
     return {"steps": [_said(s, comments) for s in report.steps], "views": views}
-
-
-def unpacked(packed: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
-    """One view of :func:`packed_replays` as :func:`replay` gives it (app.js does the same)."""
-    view = dict(packed["views"][viewer or ""])
-    tables, violations = view.pop("tables"), view.pop("violations_at")
-    nxt = view.pop("next")
-    steps, shown = [], view["start"]
-    for k, said in enumerate(packed["steps"]):
-        shown = patched(shown, tables[k])
-        steps.append({**said, "violation": violations.get(str(k)), "table": shown})
-    return {**view, "steps": steps, "next": nxt}
 
 
 # --- variants and explanations --------------------------------------------------------
