@@ -912,7 +912,7 @@ def variant(about: service.VariantInfo, width: int) -> RenderableType:
     for change in about.by_players:
         said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in change.changes.items())
         with_them = _("With {players} players: {changes}")
-        parts.append(Text(with_them.format(players=change.players, changes=said)))
+        parts.append(Text(with_them.format(players=change.said(), changes=said)))
     for option in about.options:
         allowed = option.allowed
         shown = _("(one of: {allowed})") if " | " in allowed else "({allowed})"
@@ -926,7 +926,7 @@ def variant(about: service.VariantInfo, width: int) -> RenderableType:
             )
         )
         parts.append(wrapped(option.description))
-        if option.cite is not None:
-            cited = _("In {variant}: {cite}").format(variant=about.name, cite=option.cite)
+        if option.cited is not None:
+            cited = _("In {variant}: {cite}").format(variant=about.name, cite=option.cited)
             parts.append(wrapped(cited, "cyan"))
     return Group(*parts)

@@ -507,14 +507,21 @@ class OptionValue(Out):
     value: Any
     allowed: str
     description: str
-    cite: str | None
+    cited: str | None
+    """Where the variant's text says it (None: the variant does not say)."""
 
 
 class PlayerChange(Out):
-    """Options a variant changes at some table sizes (``players``: ``4`` or ``4-6``)."""
+    """Options a variant changes at some table sizes: ``players`` is ``[low, high]``, both
+    counted (``[4, 4]`` at four players only)."""
 
-    players: str
+    players: tuple[int, int]
     changes: dict[str, Any]
+
+    def said(self) -> str:
+        """The table sizes as people write them: ``4``, ``4-6``."""
+        low, high = self.players
+        return f"{low}" if low == high else f"{low}-{high}"
 
 
 class VariantInfo(Out):
@@ -534,7 +541,7 @@ def _variant(preset: Preset) -> VariantInfo:
         title=preset.said,
         source=preset.source,
         by_players=[
-            PlayerChange(players=f"{low}" if low == high else f"{low}-{high}", changes=changes)
+            PlayerChange(players=(low, high), changes=changes)
             for (low, high), changes in preset.by_players.items()
         ],
         options=[
@@ -543,7 +550,7 @@ def _variant(preset: Preset) -> VariantInfo:
                 value=values[option],
                 allowed=allowed,
                 description=description,
-                cite=preset.cites.get(option),
+                cited=preset.cites.get(option),
             )
             for option, allowed, description in RuleOptions.describe()
         ],
@@ -594,6 +601,17 @@ class UnknownTopic(AdjudicatorError, ValueError):
     says so in one line, with the nearest names."""
 
 
+class SourceOut(Out):
+    """Where a rule is written: the citation (``pagat.com, 'Koira'``), and the text it
+    cites with the section and the address."""
+
+    cite: str
+    text: str
+    title: str
+    section: str
+    address: str
+
+
 class RuleExplanation(Out):
     """A rule id: what it checks, where it is written, the options that change it."""
 
@@ -601,8 +619,8 @@ class RuleExplanation(Out):
     group: str
     group_title: str
     checks: str
-    sources: list[str]
-    """Each citation: title and section (``pagat.com, 'Koira'``)."""
+    sources: list[SourceOut]
+    """Each citation, and the text it cites."""
     texts: list[str]
     """Each rule text cited, once: ``pagat.com: 'title', address``."""
     options: list[str]
@@ -645,7 +663,16 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
             group=entry.group,
             group_title=group.said if group is not None else entry.group,
             checks=entry.said,
-            sources=[str(c) for c in entry.sources],
+            sources=[
+                SourceOut(
+                    cite=str(c),
+                    text=catalog.SOURCES[c.source].cite,
+                    title=catalog.SOURCES[c.source].title,
+                    section=c.section,
+                    address=catalog.SOURCES[c.source].address,
+                )
+                for c in entry.sources
+            ],
             texts=texts,
             options=list(entry.options),
             samples=list(entry.samples),

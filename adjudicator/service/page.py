@@ -32,8 +32,6 @@ from adjudicator.play.words import act_and_consequences
 from adjudicator.record import FORMAT, Game, RecordError, Session
 from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
-from adjudicator.rules.options import RuleOptions, described
-from adjudicator.rules.presets import PRESETS, find_variant
 
 STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
@@ -115,26 +113,22 @@ def table(view: TableView, viewer: str | None = None) -> dict[str, Any]:
 
 
 def rule(rule_id: str) -> dict[str, Any] | None:
-    """Where a rule is written: what it checks and its sources (title, section, address)."""
-    entry = catalog.RULES.get(rule_id)
-    if entry is None:
+    """Where a rule is written: what it checks and its sources (title, section, address),
+    from :func:`service.explain`; None for an id the catalogue does not have."""
+    if rule_id not in catalog.RULES:
         return None
+    return _where(service.explain(rule_id))
+
+
+def _where(about: service.RuleExplanation | service.OptionExplanation) -> dict[str, Any]:
+    assert isinstance(about, service.RuleExplanation)
     return {
-        "id": entry.id,
-        "checks": entry.said,
-        "kind": entry.kind,
-        "options": list(entry.options),
-        "samples": list(entry.samples),
-        "sources": [
-            {
-                "cite": str(c),
-                "text": catalog.SOURCES[c.source].cite,
-                "title": catalog.SOURCES[c.source].title,
-                "section": c.section,
-                "address": catalog.SOURCES[c.source].address,
-            }
-            for c in entry.sources
-        ],
+        "id": about.id,
+        "checks": about.checks,
+        "kind": about.kind,
+        "options": about.options,
+        "samples": about.samples,
+        "sources": [s.model_dump(mode="json") for s in about.sources],
     }
 
 
@@ -501,74 +495,64 @@ def packed_replays(
 # --- variants and explanations --------------------------------------------------------
 
 
-def _needs(options: RuleOptions) -> dict[str, Any]:
+NEEDS = ("decks", "trump_card", "min_players", "max_players")
+"""The options a start position needs, given with every variant for the page's form."""
+
+
+def _needs(about: service.VariantInfo) -> dict[str, Any]:
     """What a start position of this variant needs, for the page's form."""
-    return {
-        "decks": options.decks,
-        "trump_card": options.trump_card,
-        "min_players": options.min_players,
-        "max_players": options.max_players,
-    }
+    values = {o.name: o.value for o in about.options}
+    return {name: values[name] for name in NEEDS}
 
 
 def variants() -> list[dict[str, Any]]:
-    """Every preset: name, what it is, its source, player counts, what a start needs."""
+    """Every preset: name, what it is, its source, player counts, what a start needs
+    (:func:`service.variants`, shortened for the list)."""
     return [
-        {"name": p.name, "title": p.said, "source": p.source, **_needs(p.options)}
-        for p in PRESETS.values()
+        {"name": v.name, "title": v.title, "source": v.source, **_needs(v)}
+        for v in service.variants()
     ]
 
 
 def variant(name: str) -> dict[str, Any]:
-    """One preset in full: every option's value, allowed values, description, citation."""
+    """One preset in full (:func:`service.variant`): every option's value, allowed values,
+    description, citation; and what a start needs."""
     try:
-        preset = find_variant(name)
-    except KeyError as exc:
-        raise BadInput(f"variant: {exc.args[0]}", 404) from None
-    values = preset.options.model_dump()
+        about = service.variant(name)
+    except service.UnknownTopic as exc:
+        raise BadInput(f"variant: {exc}", 404) from None
+    data = about.model_dump(mode="json")
     return {
-        "name": preset.name,
-        "title": preset.said,
-        "source": preset.source,
-        **_needs(preset.options),
-        "by_players": [
-            {"players": [low, high], "changes": changes}
-            for (low, high), changes in preset.by_players.items()
-        ],
-        "options": [
-            {
-                "name": option,
-                "value": values[option],
-                "allowed": allowed_values,
-                "description": description,
-                "cited": preset.cites.get(option),
-            }
-            for option, allowed_values, description in RuleOptions.describe()
-        ],
+        "name": about.name,
+        "title": about.title,
+        "source": about.source,
+        **_needs(about),
+        "by_players": data["by_players"],
+        "options": data["options"],
     }
 
 
 def explain(topic: str) -> dict[str, Any]:
-    """A rule id or a rule option, as ``explain`` tells it."""
-    found = rule(topic)
-    if found is not None:
-        return {"topic": topic, "type": "rule", **found}
-    if topic in RuleOptions.model_fields:
-        field = RuleOptions.model_fields[topic]
-        return {
-            "topic": topic,
-            "type": "option",
-            "description": described(field.description),
-            "allowed": service.allowed(topic),
-            "default": field.default,
-            "variants": {p.name: getattr(p.options, topic) for p in PRESETS.values()},
-            "rules": [r.id for r in catalog.RULES.values() if topic in r.options],
-        }
-    raise BadInput(
-        f"explain: {topic!r} is neither a rule id nor a rule option "
-        "('/api/explain' topics: the rule ids of docs/rules.md and the options of /api/variants)",
-        404,
-    )
+    """A rule id or a rule option, as ``explain`` tells it (:func:`service.explain`)."""
+    try:
+        about = service.explain(topic)
+    except service.UnknownTopic:
+        raise BadInput(
+            f"explain: {topic!r} is neither a rule id nor a rule option ('/api/explain' "
+            "topics: the rule ids of docs/rules.md and the options of /api/variants)",
+            404,
+        ) from None
+    if isinstance(about, service.RuleExplanation):
+        return {"topic": topic, "type": "rule", **_where(about)}
+    return {
+        "topic": topic,
+        "type": "option",
+        "description": about.description,
+        "allowed": about.allowed,
+        "default": about.default,
+        "variants": {v.variant: v.value for v in about.by_variant},
+        "rules": about.rules,
+    }
 
 
 # --- the shipped samples and sessions, for a phone that has no files ------------------
