@@ -1,9 +1,10 @@
-"""The package's errors start here: :class:`AdjudicatorError`, and :class:`RecordError`,
-what every public function raises for input it cannot take.
+""":class:`RecordError`, what every public function raises for input it cannot take,
+and how an error quotes what it was given (:func:`shown`, :func:`cut`).
 
-At the bottom of the layers (it imports only :mod:`adjudicator.i18n`, to say its words),
-so that the cards, the presets and the record layer raise one error class without
-importing one another.
+Among the values at the bottom of the layers, so that the cards, the presets and the
+record layer raise one error class without importing one another.  Not a leaf: it
+imports the error base (:mod:`adjudicator.exceptions`) and :mod:`adjudicator.i18n`, to
+say its words in the language speaking.
 """
 
 from __future__ import annotations

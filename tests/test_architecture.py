@@ -212,6 +212,45 @@ def test_the_command_line_is_a_package() -> None:
     assert not list(PACKAGE.glob("cli*.py"))
 
 
+EXIT_CALLS = frozenset(("exit", "_exit", "SystemExit"))
+"""What ends a process with a status: ``sys.exit``, ``os._exit``, ``ctx.exit``,
+``raise SystemExit``."""
+
+
+def _exit_status_written_out(node: ast.AST) -> bool:
+    """A status given as a number (or worked out from numbers) rather than named."""
+    return isinstance(node, ast.BinOp) or (
+        isinstance(node, ast.Constant) and type(node.value) is int and node.value != 0
+    )
+
+
+def exit_statuses_outside_exits() -> list[str]:
+    """Every exit status the package writes as a number outside ``adjudicator/exits.py``:
+    an argument of an exit call, or an ``exit_code``/``*EXIT*`` name set to one."""
+    found = []
+    for name, path in modules().items():
+        if name == "adjudicator.exits":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in EXIT_CALLS and any(map(_exit_status_written_out, node.args)):
+                    found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+            elif isinstance(node, ast.Assign) and _exit_status_written_out(node.value):
+                for target in node.targets:
+                    named = getattr(target, "id", getattr(target, "attr", ""))
+                    if named == "exit_code" or "EXIT" in named or named == "ADDRESS_IN_USE":
+                        found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_every_exit_status_is_defined_once_in_exits() -> None:
+    """0 ends well anywhere; every other status is a name from adjudicator/exits.py (it was
+    written out in seven places, and 2 in three more after they were gathered)."""
+    assert exit_statuses_outside_exits() == []
+
+
 if __name__ == "__main__":
     for source, targets in sorted(graph().items()):
         print(source, "->", ", ".join(sorted(targets)) or "(nothing of the package)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -166,19 +167,96 @@ def _page_data(tmp_path: Path, name: str, *extra: str) -> dict[str, Any]:
     return data
 
 
+APP = ROOT / "adjudicator" / "web" / "static" / "app.js"
+
+UNPACKING = """
+const source = require("fs").readFileSync(process.argv[1], "utf8");
+const start = source.indexOf("// --- the embedded replay");
+const end = source.indexOf("async function rule(");
+if (start < 0 || end < start) throw new Error("app.js: the embedded replay's code not found");
+const given = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const made = new Function("EMBEDDED", source.slice(start, end) + "; return { patched, unpacked };");
+const { patched, unpacked } = made({ textContent: JSON.stringify(given.data ?? null) });
+const out = given.views
+  ? given.views.map((v) => unpacked(v))
+  : given.pairs.map(([before, patch]) => patched(before, patch));
+process.stdout.write(JSON.stringify(out));
+"""
+"""Runs the page's own unpacking (app.js's ``patched`` and ``unpacked``, the one applier of
+the patches ``page.packed_replays`` makes) in Node, on ``data`` for ``views``, or on
+``[before, patch]`` ``pairs``."""
+
+
+def _app_js(given: dict[str, Any]) -> list[Any]:
+    """What app.js's unpacking gives for ``given`` (see :data:`UNPACKING`)."""
+    ran = subprocess.run(
+        ["node", "-e", UNPACKING, str(APP)],
+        input=json.dumps(given, ensure_ascii=False),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    out: list[Any] = json.loads(ran.stdout)
+    return out
+
+
 @pytest.mark.parametrize("name", PACKED_SAMPLES)
 def test_every_view_of_the_page_is_the_apis_replay(tmp_path: Path, name: str) -> None:
-    """The page unpacks each view (app.js as calls.unpacked) into exactly what
+    """The page unpacks each view (app.js's ``unpacked``, run in Node) into exactly what
     /api/replay answers for that viewer: the same steps, tables, violations, next."""
     from adjudicator.service import page as calls
 
     data = _page_data(tmp_path, name)
     text = json.dumps(data["record"], ensure_ascii=False)
     assert list(data["views"]) == ["", *data["record"]["players"]]
-    for viewer in data["views"]:
+    views = list(data["views"])
+    for viewer, got in zip(views, _app_js({"data": data, "views": views}), strict=True):
         want = calls.replay(text, viewer or None, data["label"])
-        got = calls.unpacked(data, viewer or None)
         assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True), viewer
+
+
+@pytest.mark.parametrize("name", PACKED_SAMPLES)
+def test_every_table_of_a_replay_is_the_services_table_model(name: str) -> None:
+    """``TableOut.made`` writes each step's table as JSON directly (a replay makes one a
+    step); the model is its shape: every table of the sample, whole and as each player
+    sees it, is what the model validates and dumps, key for key, in order."""
+    from adjudicator import service
+    from adjudicator.play.adjudicate import adjudicate
+    from adjudicator.record import load_record
+
+    game = load_record(ROOT / "sample_games" / name)
+    report = adjudicate(game, steps=True)
+    views = [report.start, *(s.table for s in report.steps)]
+    assert len(views) > 1
+    for view in views:
+        if view is None:
+            continue
+        made = service.TableOut.made(view)
+        model = service.TableOut.of(view)
+        assert json.dumps(model.model_dump(mode="json")) == json.dumps(made)
+        for viewer in game.players:
+            seen = service.TableOut.seen(made, viewer)
+            assert json.dumps(model.seen_by(viewer).model_dump(mode="json")) == json.dumps(seen)
+            others = [s for s in seen["seats"] if s["name"] != viewer]
+            assert all(s["cards"] is None and s["unseen"] == s["count"] for s in others)
+
+
+def test_a_table_with_a_key_the_model_lacks_is_refused() -> None:
+    """The model holds ``made`` to its keys: a key it does not declare is an error, not
+    carried along (the test above could not fail on an extra key otherwise)."""
+    from pydantic import ValidationError
+
+    from adjudicator import service
+    from adjudicator.play.adjudicate import adjudicate
+    from adjudicator.record import load_record
+
+    report = adjudicate(load_record(ROOT / "sample_games" / "mas_3p_full.json"), steps=True)
+    made = service.TableOut.made(report.steps[0].table)
+    with pytest.raises(ValidationError):
+        service.TableOut.model_validate({**made, "extra": 1})
+    with pytest.raises(ValidationError):
+        service.TableOut.model_validate({**made, "seats": [{**made["seats"][0], "x": 0}]})
 
 
 def _cards(value: Any) -> set[str]:
@@ -220,7 +298,8 @@ def test_one_players_page_shows_no_more_than_their_api_view(tmp_path: Path, name
 
 
 def test_patches_give_back_what_they_were_made_from() -> None:
-    from adjudicator.service.page import _diff, patched
+    """The patches the Python makes (``_diff``), applied by app.js's ``patched`` in Node."""
+    from adjudicator.service.page import _diff
 
     pairs = [
         ({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3, 4]}),
@@ -230,7 +309,10 @@ def test_patches_give_back_what_they_were_made_from() -> None:
         ([1, 2, 3], [1]),
         (None, {"seats": []}),
         ({"a": 1}, {"b": 1}),
+        ({"a": 1, "b": 2}, {"a": 1, "b": 3}),
+        ([{"a": 1}, {"a": 2}], [{"a": 1}, {"a": 5}, {"a": 6}]),
     ]
-    for before, after in pairs:
-        patch = json.loads(json.dumps(_diff(before, after)))  # as the page reads it
-        assert json.dumps(patched(before, patch)) == json.dumps(after), (before, after)
+    patches = [[before, json.loads(json.dumps(_diff(before, after)))] for before, after in pairs]
+    applied = _app_js({"pairs": patches})
+    for (before, after), got in zip(pairs, applied, strict=True):
+        assert json.dumps(got) == json.dumps(after), (before, after)

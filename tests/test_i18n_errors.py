@@ -205,6 +205,65 @@ def test_nothing_legal_instead_names_the_act_in_the_language(code: str, none: st
     assert "(play)" not in said.output
 
 
+NEEDS_TRUMP = {
+    "low_cards_six_of_trumps": (
+        True,
+        "the six of trumps is a low card",
+        {
+            "sv": "trumfsexan är ett lågt kort",
+            "fi": "valttikuutonen on pieni kortti",
+            "nb": "trumfseksen er et lavt kort",
+        },
+    ),
+    "anti_trump": (
+        "same_colour",
+        "anti-trumps",
+        {"sv": "antitrumf", "fi": "antivaltit", "nb": "antitrumf"},
+    ),
+    "high_trump": (
+        "kill_only",
+        "the high trump",
+        {"sv": "den högsta trumfen", "fi": "suurin valtti", "nb": "den høyeste trumfen"},
+    ),
+    "trump_ends_trick": (
+        True,
+        "a trump ends the trick",
+        {
+            "sv": "en trumf avslutar sticket",
+            "fi": "valtti päättää tikin",
+            "nb": "en trumf avslutter stikket",
+        },
+    ),
+}
+"""Each option that needs the trump suit between the phases: its value that does, the rule
+as English names it in the stop's sentence, and as each translation does."""
+
+
+@pytest.mark.parametrize("option", list(NEEDS_TRUMP))
+def test_the_rule_that_needs_an_unknown_trump_is_named_in_the_language(option: str) -> None:
+    """The Goat with its trump card unseen: phase one ends without a trump suit, and the
+    stop names the rule that needs one in the sentence's language (it was English)."""
+    from pathlib import Path
+
+    from adjudicator.play.adjudicate import adjudicate, document_from_text
+
+    path = Path(__file__).resolve().parent.parent / "sample_games" / "goat_3p_full.json"
+    record = json.loads(path.read_text("utf-8"))
+    deck = record["deck"].split()
+    deck[0] = "??"  # the trump card, set aside face down before the deal
+    record["deck"] = " ".join(deck)
+    value, english, said = NEEDS_TRUMP[option]
+    off = {"low_cards_six_of_trumps": False, "anti_trump": "none", "high_trump": "none"}
+    record["options"] = {**off, "trump_ends_trick": False, option: value}
+    text = json.dumps(record)
+    for code in ["en", *TRANSLATED]:
+        with i18n.speaking(code):
+            stop = adjudicate(document_from_text(text)).undetermined[-1]
+        assert stop.rule == "game.stopped"
+        named = english if code == "en" else said[code]
+        assert stop.message.endswith(f"({named})"), (code, stop.message)
+
+
 def test_legal_says_its_head_in_finnish() -> None:
     record = json.dumps(DISPUTE)
     english = CliRunner().invoke(main, ["legal", "--at", "3", "-"], input=record, env=CLEAN)

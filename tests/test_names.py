@@ -105,3 +105,27 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Any) -> None:
     path.write_text(json.dumps(with_third("\u3164")), encoding="utf-8")
     result = CliRunner().invoke(main, ["--lang", "nb", "check", str(path)])
     assert result.exit_code == 2 and "viser ingenting" in result.stdout
+
+
+def test_the_phones_wheel_carries_the_look_alike_table(tmp_path: Any) -> None:
+    """The table is package data, not Python source: the wheel the static site ships to the
+    phone (``adjudicator site``) must carry it, and the package read it from there."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
+    from adjudicator.web import site
+
+    with zipfile.ZipFile(site.project_wheel(tmp_path)) as wheel:
+        assert "adjudicator/record/confusables_table.txt" in wheel.namelist()
+        wheel.extractall(tmp_path / "installed")
+    said = subprocess.run(
+        [sys.executable, "-c", "from adjudicator.record import confusables as c; "
+         "print(c.__file__); print(c.looks('\\u0410nna') == 'Anna')"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "installed"), "ADJUDICATOR_PURE": "1"},
+    )  # fmt: skip
+    assert said.returncode == 0, said.stderr
+    where, alike = said.stdout.split()
+    assert where.startswith(str(tmp_path / "installed")) and alike == "True"

@@ -175,6 +175,7 @@ def test_a_wheel_carries_the_samples_the_licence_and_the_type_marker(tmp_path: P
     shipped = sorted(Path(n).name for n in names if n.startswith("adjudicator/sample_games/"))
     assert shipped == samples.names()
     assert "adjudicator/py.typed" in names
+    assert "adjudicator/record/confusables_table.txt" in names  # a data table, not source
     # what 'adjudicator site' builds from, from an installed wheel too
     for built_from in (
         "adjudicator/web/pins/package.json",

@@ -204,8 +204,11 @@ def test_the_pure_wheel_installs_into_a_fresh_venv_from_files_alone(tmp_path: Pa
     with tarfile.open(sdist) as opened:
         info = opened.extractfile("skitgubbe_adjudicator-9.8.7/PKG-INFO")
         assert info is not None and "\nVersion: 9.8.7\n" in info.read().decode()
+        table = "adjudicator/record/confusables_table.txt"  # package data, not source
+        assert f"skitgubbe_adjudicator-9.8.7/{table}" in opened.getnames()
     (from_sdist,) = (tmp_path / "from-sdist").glob("*.whl")
     with zipfile.ZipFile(from_sdist) as opened:
+        assert table in opened.namelist()
         assert len([n for n in opened.namelist() if "/sample_games/" in n]) == len(
             list((ROOT / "sample_games").glob("*.json"))
         )

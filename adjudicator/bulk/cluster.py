@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator import bulk
 from adjudicator.bulk import Checked, Source
 from adjudicator.exceptions import AdjudicatorError
+from adjudicator.exits import EXIT_INVALID
 from adjudicator.limits import MAX_RECORD_SIZE
 from adjudicator.record import RecordError
 from adjudicator.record.build import read_text
@@ -76,7 +77,7 @@ class ClusterError(AdjudicatorError):
     and exit status 2 wherever it is raised, even halfway through a run.
     """
 
-    exit_code = 2
+    exit_code = EXIT_INVALID
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

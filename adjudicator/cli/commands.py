@@ -46,7 +46,7 @@ from adjudicator.play import legal
 from adjudicator.play.adjudicate import adjudicate, adjudicate_session, document_from_text
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.render import explain as explaining
-from adjudicator.render import export, positions
+from adjudicator.render import export
 from adjudicator.render import terminal as render
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions
@@ -800,13 +800,13 @@ def legal_command(
                 file=label,
                 violation=service.ViolationOut.of(v),
             )
-        out.print(Text(positions.never_reached(label, v.index or 0, game_no)))
+        out.print(Text(render.never_reached(label, v.index or 0, game_no)))
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
         click.echo(json_text(service.dumps(service.PositionOut.of(where, label))))
         return
-    _console().print(positions.position(label, where))
+    _console().print(render.position(label, where))
 
 
 def _complete_topic(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from adjudicator.cli.group import Helped
 from adjudicator.cli.numbers import Whole, seconds
+from adjudicator.exits import EXIT_INVALID
 
 
 def register(main: click.Group) -> None:
@@ -177,10 +178,10 @@ def site(out: Path) -> None:
         )
     except builder.SiteError as exc:
         click.echo(f"adjudicator site: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_INVALID)
     except OSError as exc:
         click.echo(f"adjudicator site: {out}: {exc.strerror or exc}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_INVALID)
     err.print(
         f"adjudicator site: {len(built.files)} files, {built.size / 1e6:.1f} MB in {out}; "
         f"try: python -m http.server -d {out} -b 127.0.0.1",

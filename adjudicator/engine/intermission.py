@@ -16,7 +16,7 @@ from adjudicator.engine.events import note
 from adjudicator.engine.phase_two import start_phase_two
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _
+from adjudicator.i18n import N_, _
 
 LOW_RANKS = frozenset((2, 3, 4, 5))
 
@@ -149,17 +149,17 @@ def _trump_needed(state: State) -> bool:
     needs = [
         name
         for name, on in (
-            ("the six of trumps is a low card", options.low_cards_six_of_trumps),
-            ("anti-trumps", options.anti_trump != "none"),
-            ("the high trump", options.high_trump != "none"),
-            ("a trump ends the trick", options.trump_ends_trick),
+            (N_("the six of trumps is a low card"), options.low_cards_six_of_trumps),
+            (N_("anti-trumps"), options.anti_trump != "none"),
+            (N_("the high trump"), options.high_trump != "none"),
+            (N_("a trump ends the trick"), options.trump_ends_trick),
         )
         if on
     ]
     if needs:
         state.stop(
             _("the trump suit is unknown and these rules need it ({option})").format(
-                option=needs[0]
+                option=_(needs[0])  # the rule in the language speaking, as the sentence is
             )
         )
         return True

@@ -28,7 +28,6 @@ from adjudicator.actions import DARE, TAKE, Action, single_plays
 from adjudicator.cards import UNKNOWN, Card, cards_text, suit
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
-from adjudicator.engine import phase_one_said as said
 from adjudicator.engine.common import (
     can_dare,
     dare_problem,
@@ -43,7 +42,7 @@ from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
 from adjudicator.i18n import _, number
-from adjudicator.speech import a_rank_said
+from adjudicator.speech import a_rank_said, rank_said
 
 _new = tuple.__new__
 
@@ -380,8 +379,19 @@ def _tie_problem(
                 ).format(name=name, rank=a_rank_said(r)),
                 undetermined=True,
             )
-        return Violation.later("phase1.tie.compulsory", said.tie, name, r, played, cards)
+        return Violation.later("phase1.tie.compulsory", _tie_words, name, r, played, cards)
     return None
+
+
+def _tie_words(name: str, r: int, played: int | None, cards: tuple[Card, ...]) -> str:
+    """phase1.tie.compulsory: the rank that would make the tie, and what was done instead."""
+    if played is None:
+        text = _("{name} holds {rank} and must play it to make a tie (compulsory ties), not dare")
+    else:
+        text = _(
+            "{name} holds {rank} and must play it to make a tie (compulsory ties), not {cards}"
+        )
+    return text.format(name=name, rank=a_rank_said(r), cards=cards_text(cards))
 
 
 def whose_turn(state: State) -> str:
@@ -712,7 +722,7 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
     if wrong:
         return Violation.later(
             "phase1.sluff.rank",
-            said.sluff_rank,
+            _sluff_rank_words,
             tuple(wrong),
             mode,
             names[p],
@@ -733,9 +743,40 @@ def _check_sluff(state: State, action: Action) -> Violation | None:
         matching = [c for c in action.cards if rank1[c] == top]
         if due and matching:
             return Violation.later(
-                "phase1.sluff.top", said.sluff_top, names[p], tuple(matching), top
+                "phase1.sluff.top", _sluff_top_words, names[p], tuple(matching), top
             )
     return None
+
+
+def _sluff_rank_words(
+    wrong: tuple[Card, ...], mode: str, name: str, own: int | None, allowed: tuple[int, ...]
+) -> str:
+    """phase1.sluff.rank: the cards refused, and the ranks the sluffing rule lets through."""
+    shown = " ".join(rank_said(r) for r in allowed) or _("none")
+    if mode == "own_rank":
+        assert own is not None
+        text = _("{cards} may not be sluffed: only the rank {name} played ({rank}) may ({shown})")
+    elif mode == "atlanta":
+        text = _(
+            "{cards} may not be sluffed: only ranks already played and not heading the trick "
+            "may ({shown})"
+        )
+    else:
+        text = _("{cards} may not be sluffed: only ranks already in the trick may ({shown})")
+    return text.format(
+        cards=cards_text(wrong),
+        name=name,
+        rank=rank_said(own) if own is not None else "",
+        shown=shown,
+    )
+
+
+def _sluff_top_words(name: str, matching: tuple[Card, ...], top: int) -> str:
+    """phase1.sluff.top: a card of the round's top rank is owed as a play, not a sluff."""
+    return _(
+        "{name} has not played to this round yet, so may not sluff "
+        "{cards}: a card of the highest rank so far ({rank}) must be the play"
+    ).format(name=name, cards=cards_text(matching), rank=rank_said(top))
 
 
 # --- doing it ------------------------------------------------------------------------

@@ -9,7 +9,7 @@ nothing (default-ignorable ones, variation selectors among them), so that ``Anna
 U+FE0F is ``Anna`` too.  A name with nothing visible is no name (:func:`visible`).
 
 The table is derived from that file by this module's ``main`` (no dependency: the core
-also runs in the browser), kept compact in :mod:`._confusables_table`::
+also runs in the browser) and shipped as package data, :data:`TABLE_FILE`::
 
     python -m adjudicator.record.confusables --write confusables.txt
 """
@@ -19,18 +19,30 @@ from __future__ import annotations
 import sys
 import unicodedata
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
-TABLE_MODULE = Path(__file__).with_name("_confusables_table.py")
+from adjudicator.exits import EXIT_INVALID
+
+TABLE_FILE = "confusables_table.txt"
+"""The derived table, beside this module (package data: the wheel, the sdist and the
+phone's wheel carry it): ``TARGET:SOURCE,SOURCE,...`` a line, code points in hex, a target
+of several characters joined by ``+``; lines starting with ``#`` say where it comes from."""
 
 
 @cache
 def _prototypes() -> dict[str, str]:
-    """Character -> its prototype, read from the compact table on first use."""
-    from adjudicator.record._confusables_table import TABLE
+    """Character -> its prototype, read from :data:`TABLE_FILE` once, on first use: a start
+    whose names are all plain ASCII never reads it (the table takes a few milliseconds)."""
+    return _read(resources.files(__package__).joinpath(TABLE_FILE).read_text(encoding="ascii"))
 
+
+def _read(text: str) -> dict[str, str]:
+    """Character -> its prototype, from the text of :data:`TABLE_FILE`."""
     out: dict[str, str] = {}
-    for line in TABLE.split():
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
         target, _, sources = line.partition(":")
         prototype = "".join(chr(int(code, 16)) for code in target.split("+"))
         for code in sources.split(","):
@@ -114,17 +126,10 @@ _ASCII_CONFUSABLE = frozenset('"%01I`m|')
 ``m`` to ``rn``...): checked against the derived table by the tests."""
 
 
-LINE_SOURCES = 14
-"""Source characters per entry of the table (an entry fits on a line)."""
-LINE_LENGTH = 99
-"""Characters per line of the table module."""
-
-
 def derive(text: str) -> str:
-    """The table module's source from the text of ``confusables.txt``: an entry per
-    prototype, ``TARGET:SOURCE,SOURCE,...`` in hex (a target of several characters
-    joined by ``+``), separated by spaces and line breaks, so the file is plain ASCII
-    whatever the characters are."""
+    """The text of :data:`TABLE_FILE` from the text of Unicode's ``confusables.txt``: a line
+    per prototype, ``TARGET:SOURCE,SOURCE,...`` in hex (a target of several characters
+    joined by ``+``), so the file is plain ASCII whatever the characters are."""
     version = "unknown"
     by_target: dict[str, list[str]] = {}
     for line in text.splitlines():
@@ -136,33 +141,22 @@ def derive(text: str) -> str:
             continue
         source, target, *_ = (field.strip() for field in body.split(";"))
         by_target.setdefault("+".join(target.split()), []).append(source)
-    entries = []
-    for target, sources in sorted(by_target.items()):
-        while sources:  # a long list as several entries, each under the line length
-            entries.append(f"{target}:{','.join(sources[:LINE_SOURCES])}")
-            sources = sources[LINE_SOURCES:]
-    lines = [""]
-    for entry in entries:  # entries are split on spaces: as many on a line as fit
-        if len(lines[-1]) + 1 + len(entry) > LINE_LENGTH:
-            lines.append(entry)
-        else:
-            lines[-1] = f"{lines[-1]} {entry}".lstrip()
-    return (
-        '"""Unicode\'s confusables prototypes (confusables.txt, version '
-        f"{version}), derived by\n"
-        "``python -m adjudicator.record.confusables --write confusables.txt``: do not edit.\n"
-        '"""\n\n'
-        f'TABLE = """\n{chr(10).join(lines)}\n"""\n'
+    head = (
+        f"# Unicode's confusables prototypes (confusables.txt, version {version}), derived by\n"
+        "# python -m adjudicator.record.confusables --write confusables.txt: do not edit.\n"
+    )
+    return head + "".join(
+        f"{target}:{','.join(sources)}\n" for target, sources in sorted(by_target.items())
     )
 
 
 def main(argv: list[str]) -> int:
-    """``--write confusables.txt``: derive the table module from Unicode's file."""
+    """``--write confusables.txt``: derive :data:`TABLE_FILE` from Unicode's file."""
     if len(argv) != 2 or argv[0] != "--write":
         print("usage: python -m adjudicator.record.confusables --write confusables.txt")
-        return 2
+        return EXIT_INVALID
     source = Path(argv[1]).read_text(encoding="utf-8-sig")
-    TABLE_MODULE.write_text(derive(source), encoding="utf-8")
+    Path(__file__).with_name(TABLE_FILE).write_text(derive(source), encoding="ascii")
     return 0
 
 

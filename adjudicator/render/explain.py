@@ -72,7 +72,7 @@ def rule(entry: RuleExplanation) -> RenderableType:
         _wrap(entry.checks + "."),
         Text(_("Where the rule is written:"), style="bold"),
     ]
-    parts.extend(_wrap(c) for c in entry.sources)
+    parts.extend(_wrap(c.cite) for c in entry.sources)
     for text in entry.texts:
         line = _wrap(text, "    ")
         line.stylize("dim")

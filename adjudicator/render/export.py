@@ -196,7 +196,7 @@ def html(
     record = record_of(game, document)
     text = json.dumps(record, ensure_ascii=False)
     # Everyone's view and each player's, or that one player's: adjudicated once, each view
-    # a patch per step (calls.packed_replays; app.js unpacks them as calls.unpacked does).
+    # a patch per step (calls.packed_replays; app.js unpacks each view when it is shown).
     viewers: list[str | None] = [viewer] if viewer is not None else [None, *game.players]
     packed = calls.packed_replays(text, viewers, label)
     # One player's view holds no record: the record names every hand.

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterable
 from typing import Any, ClassVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
+from adjudicator.cards import SUIT_LETTERS, card_code, sorted_hand
+from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext, pgettext
@@ -35,7 +38,6 @@ from adjudicator.play.adjudicate import (
     document_from_text,
     judge,
 )
-from adjudicator.play.table import Step
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions, described
@@ -46,9 +48,16 @@ Form = str | dict[str, Any]
 
 
 class Out(BaseModel):
-    """An output model: frozen; the keys in ``_optional`` are left out while None."""
+    """An output model: frozen, dumped as pydantic dumps it."""
 
     model_config = ConfigDict(frozen=True)
+
+
+class Sparse(Out):
+    """An output model whose keys in ``_optional`` are left out while None.  Only the models
+    that have such keys pass through it: the pass costs a table, dumped at every step of a
+    replay, half its dumping time."""
+
     _optional: ClassVar[frozenset[str]] = frozenset()
 
     @model_serializer(mode="wrap")
@@ -81,7 +90,7 @@ def dumps(result: Any, indent: int | None = None) -> str:
 # --- verdicts -----------------------------------------------------------------------
 
 
-class ViolationOut(Out):
+class ViolationOut(Sparse):
     """A rule broken: where, by whom, which rule, why, and what was legal instead."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(
@@ -119,7 +128,7 @@ class ViolationOut(Out):
         )
 
 
-class ErrorOut(Out):
+class ErrorOut(Sparse):
     """An error where JSON was asked for (``legal --json``): the same words as the plain
     line; ``status`` is ``invalid`` (the record), ``illegal`` (an earlier action stops the
     replay: ``violation`` says which) or ``error`` (the command's own arguments)."""
@@ -139,7 +148,7 @@ def never_reached(label: str, index: int) -> str:
     )
 
 
-class NoteOut(Out):
+class NoteOut(Sparse):
     """A check that could not be made (cards nobody knows): the action stood."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(("game",))
@@ -154,7 +163,7 @@ class NoteOut(Out):
         return cls(index=v.index, player=v.player, rule=v.rule, message=v.message, game=v.game)
 
 
-class Verdict(Out):
+class Verdict(Sparse):
     """``check --json`` for one record (also an invalid one: ``status`` "invalid")."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(("line", "taken_back"))
@@ -209,7 +218,7 @@ class Verdict(Out):
         )
 
 
-class SessionVerdict(Out):
+class SessionVerdict(Sparse):
     """``check --json`` for a session: each game's verdict, the scores when counted."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(("scores", "line"))
@@ -295,7 +304,7 @@ class UnseenNote(Out):
     message: str
 
 
-class PositionOut(Out):
+class PositionOut(Sparse):
     """``legal --json``: the table before action ``at`` and what is legal there."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(("file",))
@@ -338,80 +347,154 @@ def position(game: Game, at: int | None = None, file: str | None = None) -> Posi
     return PositionOut.of(legal_module.position(game, at), file)
 
 
-# --- the table and its steps ----------------------------------------------------------
+# --- the table ------------------------------------------------------------------------
 
 
-class SeatView(Out):
-    """One player at the table: the hand (or how many cards, for another's view)."""
+class SeatOut(Out):
+    """One player at the table: the cards (``None`` where the viewer may not see them, and
+    ``unseen`` then counts them all), the won pile, stored trumps, the turn, the loss."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")  # built from a dict: no stray key
 
     name: str
-    hand: list[str] | None
-    cards: int
+    count: int
+    cards: list[str] | None
+    unseen: int
     pile: int
+    stored: int
+    turn: bool
+    loser: bool
+
+    def hidden(self) -> SeatOut:
+        """The seat as another player sees it: how many cards, never which."""
+        return SeatOut.model_validate(SeatOut.hide(self.model_dump()))
+
+    @staticmethod
+    def hide(seat: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`hidden` on a seat as JSON (:meth:`TableOut.made`'s): a replay's tables
+        and patches are made as JSON."""
+        return {**seat, "cards": None, "unseen": seat["count"]}
+
+
+class PlayOut(Out):
+    """Cards one player has put on the table: a play to the trick, or a sluff."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")  # built from a dict: no stray key
+
+    player: str
+    cards: list[str]
+
+
+class DealOut(Out):
+    """A deal the table waits for: what is dealt, and who shuffles it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")  # built from a dict: no stray key
+
+    what: str
+    by: list[str]
 
 
 class TableOut(Out):
-    """The table as one player may see it (``viewer`` None: everything written)."""
+    """The table after a step, as the page draws it and ``/api/replay`` gives it.
+
+    ``phase`` is 1 or 2, 0 once the game is over; cards are in record notation (``TH``),
+    each hand sorted as a player holds it; ``trump`` a suit letter; ``indicator`` says
+    where a trump card not yet shown lies."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")  # built from a dict: no stray key
 
     phase: int
-    seats: list[SeatView]
+    seats: list[SeatOut]
     stock: int
-    trick: list[tuple[str, list[str]]]
     trump: str | None
-    turn: str | None
+    indicator: str | None
+    turned_up: str | None
+    trick: list[PlayOut]
+    sluffs: list[PlayOut]
+    trick_target: int
+    out_of_play: int
+    reserve: int
+    deal: DealOut | None
     losers: list[str]
 
+    @classmethod
+    def of(cls, view: TableView) -> TableOut:
+        """The whole table (every hand) as a model: :meth:`made` validated."""
+        return cls.model_validate(cls.made(view))
 
-class StepOut(Out):
-    """One action of a replay: its words, what followed, and the table after it."""
+    def seen_by(self, viewer: str | None) -> TableOut:
+        """The table as ``viewer`` sees it: the other hands are counts only, never cards
+        (``None``: everyone's view, the whole table)."""
+        return TableOut.model_validate(TableOut.seen(self.model_dump(), viewer))
 
-    index: int
-    action: str
-    words: str
-    events: list[str]
-    violation: ViolationOut | None
-    table: TableOut
-
-
-def table_view(view: Any, viewer: str | None = None) -> TableOut:
-    """A :class:`TableView` for one viewer: another player's cards are only counted."""
-    from adjudicator.cards import card_code, suit_name
-
-    names = view.names
-    seats = []
-    for i, name in enumerate(names):
-        hand = view.hands[i]
-        shown = viewer is None or viewer == name
-        count = len(hand) + (view.hidden[i] if view.hidden else 0)
-        seats.append(
-            SeatView(
-                name=name,
-                hand=[card_code(c) for c in hand] if shown else None,
-                cards=count,
-                pile=view.piles[i],
+    @staticmethod
+    def made(view: TableView, held: dict[Any, list[str]] | None = None) -> dict[str, Any]:
+        """The whole table as this model's JSON, made directly: a replay makes one a step,
+        and a model validated and dumped each time took a tenth of an export's time and a
+        fifth of one player's (tests/test_export.py holds every sample's steps to the
+        model).  ``held`` keeps each hand's cards as shown across the steps of a replay (a
+        hand changes at one seat a step: the others are not sorted again)."""
+        names = view.names
+        seats = []
+        for i, name in enumerate(names):
+            hand = view.hands[i]
+            hidden = view.hidden[i] if view.hidden else 0
+            key = (view.trump, *hand)
+            cards = held.get(key) if held is not None else None
+            if cards is None:
+                cards = [card_code(c) for c in sorted_hand(hand, view.trump)]
+                if held is not None:
+                    held[key] = cards
+            seats.append(
+                {
+                    "name": name,
+                    "count": len(hand) + hidden,
+                    "cards": cards,
+                    "unseen": hidden,
+                    "pile": view.piles[i],
+                    "stored": view.stored[i] if view.stored else 0,
+                    "turn": view.turn == i,
+                    "loser": view.phase == OVER and i in view.losers,
+                }
             )
-        )
-    return TableOut(
-        phase=view.phase,
-        seats=seats,
-        stock=view.stock,
-        trick=[(names[p], [card_code(c) for c in cards]) for p, cards in view.trick],
-        trump=suit_name(view.trump, plural=True) if view.trump is not None else None,
-        turn=names[view.turn] if view.turn is not None else None,
-        losers=[names[p] for p in view.losers],
-    )
+        deal = None
+        if view.deal is not None:
+            deal = {"what": view.deal.what, "by": [names[p] for p in sorted(view.deal.shufflers)]}
+        indicator = None
+        if view.phase == PHASE_ONE:
+            if view.turned_up is not None:
+                indicator = f"turned-up trump {card_code(view.turned_up)}"
+            elif view.trump_card == "set_aside" and view.indicator_down:
+                indicator = "trump card set aside face down"
+            elif view.indicator_holder is not None and view.indicator_down:
+                indicator = f"trump indicator held face down by {names[view.indicator_holder]}"
+        return {
+            "phase": {PHASE_ONE: 1, OVER: 0}.get(view.phase, 2),
+            "seats": seats,
+            "stock": view.stock,
+            "trump": SUIT_LETTERS[view.trump] if view.trump is not None else None,
+            "indicator": indicator,
+            "turned_up": card_code(view.turned_up) if view.turned_up is not None else None,
+            "trick": [{"player": names[p], "cards": _codes(cs)} for p, cs in view.trick],
+            "sluffs": [{"player": names[p], "cards": _codes(cs)} for p, cs in view.sluffs],
+            "trick_target": view.trick_target,
+            "out_of_play": view.discard,
+            "reserve": view.reserve,
+            "deal": deal,
+            "losers": [names[p] for p in view.losers] if view.phase == OVER else [],
+        }
+
+    @staticmethod
+    def seen(table: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """:meth:`seen_by` on a table as JSON (:meth:`made`'s)."""
+        if viewer is None:
+            return table
+        hide = SeatOut.hide
+        return {**table, "seats": [s if s["name"] == viewer else hide(s) for s in table["seats"]]}
 
 
-def step(s: Step, viewer: str | None = None) -> StepOut:
-    """A replay step as data (its words built now, when read)."""
-    return StepOut(
-        index=s.index,
-        action=s.action,
-        words=s.words,
-        events=s.events,
-        violation=ViolationOut.of(s.violation) if s.violation is not None else None,
-        table=table_view(s.table, viewer),
-    )
+def _codes(cards: Iterable[int]) -> list[str]:
+    return [card_code(c) for c in cards]
 
 
 # --- variants and rules -------------------------------------------------------------
@@ -424,14 +507,21 @@ class OptionValue(Out):
     value: Any
     allowed: str
     description: str
-    cite: str | None
+    cited: str | None
+    """Where the variant's text says it (None: the variant does not say)."""
 
 
 class PlayerChange(Out):
-    """Options a variant changes at some table sizes (``players``: ``4`` or ``4-6``)."""
+    """Options a variant changes at some table sizes: ``players`` is ``[low, high]``, both
+    counted (``[4, 4]`` at four players only)."""
 
-    players: str
+    players: tuple[int, int]
     changes: dict[str, Any]
+
+    def said(self) -> str:
+        """The table sizes as people write them: ``4``, ``4-6``."""
+        low, high = self.players
+        return f"{low}" if low == high else f"{low}-{high}"
 
 
 class VariantInfo(Out):
@@ -451,7 +541,7 @@ def _variant(preset: Preset) -> VariantInfo:
         title=preset.said,
         source=preset.source,
         by_players=[
-            PlayerChange(players=f"{low}" if low == high else f"{low}-{high}", changes=changes)
+            PlayerChange(players=(low, high), changes=changes)
             for (low, high), changes in preset.by_players.items()
         ],
         options=[
@@ -460,7 +550,7 @@ def _variant(preset: Preset) -> VariantInfo:
                 value=values[option],
                 allowed=allowed,
                 description=description,
-                cite=preset.cites.get(option),
+                cited=preset.cites.get(option),
             )
             for option, allowed, description in RuleOptions.describe()
         ],
@@ -511,6 +601,17 @@ class UnknownTopic(AdjudicatorError, ValueError):
     says so in one line, with the nearest names."""
 
 
+class SourceOut(Out):
+    """Where a rule is written: the citation (``pagat.com, 'Koira'``), and the text it
+    cites with the section and the address."""
+
+    cite: str
+    text: str
+    title: str
+    section: str
+    address: str
+
+
 class RuleExplanation(Out):
     """A rule id: what it checks, where it is written, the options that change it."""
 
@@ -518,8 +619,8 @@ class RuleExplanation(Out):
     group: str
     group_title: str
     checks: str
-    sources: list[str]
-    """Each citation: title and section (``pagat.com, 'Koira'``)."""
+    sources: list[SourceOut]
+    """Each citation, and the text it cites."""
     texts: list[str]
     """Each rule text cited, once: ``pagat.com: 'title', address``."""
     options: list[str]
@@ -562,7 +663,16 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
             group=entry.group,
             group_title=group.said if group is not None else entry.group,
             checks=entry.said,
-            sources=[str(c) for c in entry.sources],
+            sources=[
+                SourceOut(
+                    cite=str(c),
+                    text=catalog.SOURCES[c.source].cite,
+                    title=catalog.SOURCES[c.source].title,
+                    section=c.section,
+                    address=catalog.SOURCES[c.source].address,
+                )
+                for c in entry.sources
+            ],
             texts=texts,
             options=list(entry.options),
             samples=list(entry.samples),

@@ -20,8 +20,8 @@ from typing import Any
 
 from adjudicator import importers, service
 from adjudicator import samples as shipped
-from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code, sorted_hand
-from adjudicator.engine.state import OVER, PHASE_ONE, TableView, variant_acts
+from adjudicator.cards import PARSE, SUIT_LETTERS, SUIT_SYMBOLS, card_code
+from adjudicator.engine.state import TableView, variant_acts
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
@@ -34,8 +34,6 @@ from adjudicator.play.words import act_and_consequences
 from adjudicator.record import FORMAT, Game, RecordError, Session
 from adjudicator.record.notation import listed_form
 from adjudicator.rules import catalog
-from adjudicator.rules.options import RuleOptions, described
-from adjudicator.rules.presets import PRESETS, find_variant
 
 STDIN_LABEL = "-"
 """The ``file`` of a record sent in a request body: what ``check -`` names standard input."""
@@ -110,104 +108,29 @@ def card(c: int) -> str:
     return card_code(c)
 
 
-def _cards(cs: Any) -> list[str]:
-    return [card_code(c) for c in cs]
-
-
 def table(view: TableView, viewer: str | None = None) -> dict[str, Any]:
-    """The table as JSON; with ``viewer`` the other hands are counts only, never cards."""
-    full = _table(view)
-    return full if viewer is None else hide(full, viewer)
-
-
-def hidden_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    """A seat as another player sees it: how many cards, never which."""
-    return {**seat, "cards": None, "unseen": seat["count"]}
-
-
-def hide(full: dict[str, Any], viewer: str) -> dict[str, Any]:
-    """The whole table (:func:`table` without a viewer) as ``viewer`` sees it."""
-    return {
-        **full,
-        "seats": [s if s["name"] == viewer else hidden_seat(s) for s in full["seats"]],
-    }
-
-
-def _table(view: TableView, held: dict[Any, list[str]] | None = None) -> dict[str, Any]:
-    """The whole table; ``held`` keeps each hand's cards as shown, across the steps of a
-    replay (a hand changes at one seat a step: the others are not sorted again)."""
-    names = view.names
-    seats = []
-    for i, name in enumerate(names):
-        hand = view.hands[i]
-        hidden = view.hidden[i] if view.hidden else 0
-        key = (view.trump, *hand)
-        cards = held.get(key) if held is not None else None
-        if cards is None:
-            cards = _cards(sorted_hand(hand, view.trump))
-            if held is not None:
-                held[key] = cards
-        seats.append(
-            {
-                "name": name,
-                "count": len(hand) + hidden,
-                "cards": cards,
-                "unseen": hidden,
-                "pile": view.piles[i],
-                "stored": view.stored[i] if view.stored else 0,
-                "turn": view.turn == i,
-                "loser": view.phase == OVER and i in view.losers,
-            }
-        )
-    deal = None
-    if view.deal is not None:
-        deal = {"what": view.deal.what, "by": [names[p] for p in sorted(view.deal.shufflers)]}
-    indicator = None
-    if view.phase == PHASE_ONE:
-        if view.turned_up is not None:
-            indicator = f"turned-up trump {card_code(view.turned_up)}"
-        elif view.trump_card == "set_aside" and view.indicator_down:
-            indicator = "trump card set aside face down"
-        elif view.indicator_holder is not None and view.indicator_down:
-            indicator = f"trump indicator held face down by {names[view.indicator_holder]}"
-    return {
-        "phase": {PHASE_ONE: 1, OVER: 0}.get(view.phase, 2),
-        "seats": seats,
-        "stock": view.stock,
-        "trump": SUIT_LETTERS[view.trump] if view.trump is not None else None,
-        "indicator": indicator,
-        "turned_up": card_code(view.turned_up) if view.turned_up is not None else None,
-        "trick": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.trick],
-        "sluffs": [{"player": names[p], "cards": _cards(cs)} for p, cs in view.sluffs],
-        "trick_target": view.trick_target,
-        "out_of_play": view.discard,
-        "reserve": view.reserve,
-        "deal": deal,
-        "losers": [names[p] for p in view.losers] if view.phase == OVER else [],
-    }
+    """The table as JSON (:class:`service.TableOut`); with ``viewer`` the other hands are
+    counts only, never cards."""
+    return service.TableOut.seen(service.TableOut.made(view), viewer)
 
 
 def rule(rule_id: str) -> dict[str, Any] | None:
-    """Where a rule is written: what it checks and its sources (title, section, address)."""
-    entry = catalog.RULES.get(rule_id)
-    if entry is None:
+    """Where a rule is written: what it checks and its sources (title, section, address),
+    from :func:`service.explain`; None for an id the catalogue does not have."""
+    if rule_id not in catalog.RULES:
         return None
+    return _where(service.explain(rule_id))
+
+
+def _where(about: service.RuleExplanation | service.OptionExplanation) -> dict[str, Any]:
+    assert isinstance(about, service.RuleExplanation)
     return {
-        "id": entry.id,
-        "checks": entry.said,
-        "kind": entry.kind,
-        "options": list(entry.options),
-        "samples": list(entry.samples),
-        "sources": [
-            {
-                "cite": str(c),
-                "text": catalog.SOURCES[c.source].cite,
-                "title": catalog.SOURCES[c.source].title,
-                "section": c.section,
-                "address": catalog.SOURCES[c.source].address,
-            }
-            for c in entry.sources
-        ],
+        "id": about.id,
+        "checks": about.checks,
+        "kind": about.kind,
+        "options": about.options,
+        "samples": about.samples,
+        "sources": [s.model_dump(mode="json") for s in about.sources],
     }
 
 
@@ -444,8 +367,9 @@ def _diff(before: Any, after: Any) -> Any:
 
     A scalar is itself; ``{"=": value}`` replaces; any other object patches: a
     dict's changed keys, a list's changed positions (``"3"``) and what it grew by
-    (``"+"``).  :func:`patched` (and ``patched`` in app.js) apply it.  Values Python
-    holds equal are the same (``1`` and ``true``): a table's field has one type.
+    (``"+"``).  ``patched`` in app.js applies it, the one applier (the tests run it in
+    Node).  Values Python holds equal are the same (``1`` and ``true``): a table's field
+    has one type.
     """
     if type(before) is type(after) and before == after:
         return _SAME
@@ -476,24 +400,6 @@ def _diff(before: Any, after: Any) -> Any:
     return after
 
 
-def patched(before: Any, patch: Any) -> Any:
-    """``before`` with ``patch`` (from :func:`_diff`) applied; ``before`` is not changed."""
-    if not isinstance(patch, dict):
-        return patch
-    if "=" in patch:
-        return patch["="]
-    if isinstance(before, list):
-        after: Any = before + patch.get("+", [])
-        for key, change in patch.items():
-            if key != "+":
-                after[int(key)] = patched(before[int(key)], change)
-        return after
-    after = dict(before)
-    for key, change in patch.items():
-        after[key] = patched(before[key], change)
-    return after
-
-
 def _flat_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """:func:`_diff` of two dicts of the same keys, their values replaced whole (a seat)."""
     patch = {}
@@ -507,16 +413,18 @@ def _flat_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def _seat_changes(
     before: dict[str, Any], after: dict[str, Any]
 ) -> dict[int, tuple[str, dict[str, Any], dict[str, Any]]] | None:
-    """The seats that changed from one table to the next: by position, the player and the
-    patch as the player sees the seat, and as everyone else does.  None when the tables
-    are not of the same seats (then a table is given whole)."""
+    """The seats that changed from one table (as JSON) to the next: by position, the player
+    and the patch as the player sees the seat, and as everyone else does
+    (:meth:`service.SeatOut.hide`).  None when the tables are not of the same seats (then
+    a table is given whole)."""
     old, new = before["seats"], after["seats"]
-    if before.keys() != after.keys() or len(old) != len(new):
+    if len(old) != len(new):
         return None
+    hide = service.SeatOut.hide
     changes = {}
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
         if a != b:
-            changes[i] = (b["name"], _flat_diff(a, b), _flat_diff(hidden_seat(a), hidden_seat(b)))
+            changes[i] = (b["name"], _flat_diff(a, b), _flat_diff(hide(a), hide(b)))
     return changes
 
 
@@ -531,7 +439,7 @@ def packed_replays(
     a patch on the one before (:func:`_diff`; the first on ``start``), and
     ``violations_at``: the refused step's violation by position.  A one-player
     view's patches are made from its own tables: it names no other hand.
-    :func:`unpacked` (and the page's script) gives back :func:`replay`'s answer.
+    ``unpacked`` in app.js gives back :func:`replay`'s answer for each view.
     """
     game, report = _replayed(text, viewers, label)
     nxt = _next(game, report)
@@ -541,9 +449,10 @@ def packed_replays(
     # players whose seat did not change share one patch.  Only the table before is kept
     # whole: with every table kept, a 16,915-step export peaked at 453 MB, not 374 MB.
     patches: list[tuple[dict[str | None, Any], dict[str, Any] | None]] = []
-    after = _table(report.start, held) if report.start is not None else None
+    made = service.TableOut.made
+    after = made(report.start, held) if report.start is not None else None
     for step in report.steps:
-        before, after = after, _table(step.table, held)
+        before, after = after, made(step.table, held)
         changes = None if before is None else _seat_changes(before, after)
         if before is None or changes is None:
             patches.append(({}, after))  # given whole: each view hides it for itself
@@ -566,7 +475,7 @@ def packed_replays(
         tables = []
         for by_viewer, whole in patches:
             if whole is not None:
-                tables.append({"=": whole if viewer is None else hide(whole, viewer)})
+                tables.append({"=": service.TableOut.seen(whole, viewer)})
             elif viewer in by_viewer:
                 tables.append(by_viewer[viewer])
             else:  # a player whose seat did not change sees what any other player sees
@@ -585,89 +494,67 @@ def packed_replays(
     return {"steps": [_said(s, comments) for s in report.steps], "views": views}
 
 
-def unpacked(packed: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
-    """One view of :func:`packed_replays` as :func:`replay` gives it (app.js does the same)."""
-    view = dict(packed["views"][viewer or ""])
-    tables, violations = view.pop("tables"), view.pop("violations_at")
-    nxt = view.pop("next")
-    steps, shown = [], view["start"]
-    for k, said in enumerate(packed["steps"]):
-        shown = patched(shown, tables[k])
-        steps.append({**said, "violation": violations.get(str(k)), "table": shown})
-    return {**view, "steps": steps, "next": nxt}
-
-
 # --- variants and explanations --------------------------------------------------------
 
 
-def _needs(options: RuleOptions) -> dict[str, Any]:
+NEEDS = ("decks", "trump_card", "min_players", "max_players")
+"""The options a start position needs, given with every variant for the page's form."""
+
+
+def _needs(about: service.VariantInfo) -> dict[str, Any]:
     """What a start position of this variant needs, for the page's form."""
-    return {
-        "decks": options.decks,
-        "trump_card": options.trump_card,
-        "min_players": options.min_players,
-        "max_players": options.max_players,
-    }
+    values = {o.name: o.value for o in about.options}
+    return {name: values[name] for name in NEEDS}
 
 
 def variants() -> list[dict[str, Any]]:
-    """Every preset: name, what it is, its source, player counts, what a start needs."""
+    """Every preset: name, what it is, its source, player counts, what a start needs
+    (:func:`service.variants`, shortened for the list)."""
     return [
-        {"name": p.name, "title": p.said, "source": p.source, **_needs(p.options)}
-        for p in PRESETS.values()
+        {"name": v.name, "title": v.title, "source": v.source, **_needs(v)}
+        for v in service.variants()
     ]
 
 
 def variant(name: str) -> dict[str, Any]:
-    """One preset in full: every option's value, allowed values, description, citation."""
+    """One preset in full (:func:`service.variant`): every option's value, allowed values,
+    description, citation; and what a start needs."""
     try:
-        preset = find_variant(name)
-    except KeyError as exc:
-        raise BadInput(f"variant: {exc.args[0]}", 404) from None
-    values = preset.options.model_dump()
+        about = service.variant(name)
+    except service.UnknownTopic as exc:
+        raise BadInput(f"variant: {exc}", 404) from None
+    data = about.model_dump(mode="json")
     return {
-        "name": preset.name,
-        "title": preset.said,
-        "source": preset.source,
-        **_needs(preset.options),
-        "by_players": [
-            {"players": [low, high], "changes": changes}
-            for (low, high), changes in preset.by_players.items()
-        ],
-        "options": [
-            {
-                "name": option,
-                "value": values[option],
-                "allowed": allowed_values,
-                "description": description,
-                "cited": preset.cites.get(option),
-            }
-            for option, allowed_values, description in RuleOptions.describe()
-        ],
+        "name": about.name,
+        "title": about.title,
+        "source": about.source,
+        **_needs(about),
+        "by_players": data["by_players"],
+        "options": data["options"],
     }
 
 
 def explain(topic: str) -> dict[str, Any]:
-    """A rule id or a rule option, as ``explain`` tells it."""
-    found = rule(topic)
-    if found is not None:
-        return {"topic": topic, "type": "rule", **found}
-    if topic in RuleOptions.model_fields:
-        field = RuleOptions.model_fields[topic]
-        return {
-            "topic": topic,
-            "type": "option",
-            "description": described(field.description),
-            "allowed": service.allowed(topic),
-            "default": field.default,
-            "variants": {p.name: getattr(p.options, topic) for p in PRESETS.values()},
-            "rules": [r.id for r in catalog.RULES.values() if topic in r.options],
-        }
-    raise BadInput(
-        f"explain: {topic!r} is neither a rule id nor a rule option "
-        "('/api/explain' topics: the rule ids of docs/rules.md and the options of /api/variants)",
-        404,
-    )
+    """A rule id or a rule option, as ``explain`` tells it (:func:`service.explain`)."""
+    try:
+        about = service.explain(topic)
+    except service.UnknownTopic:
+        raise BadInput(
+            f"explain: {topic!r} is neither a rule id nor a rule option ('/api/explain' "
+            "topics: the rule ids of docs/rules.md and the options of /api/variants)",
+            404,
+        ) from None
+    if isinstance(about, service.RuleExplanation):
+        return {"topic": topic, "type": "rule", **_where(about)}
+    return {
+        "topic": topic,
+        "type": "option",
+        "description": about.description,
+        "allowed": about.allowed,
+        "default": about.default,
+        "variants": {v.variant: v.value for v in about.by_variant},
+        "rules": about.rules,
+    }
 
 
 # --- the shipped samples and sessions, for a phone that has no files ------------------

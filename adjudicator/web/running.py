@@ -23,9 +23,10 @@ from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adjudicator.exceptions import AdjudicatorError
+from adjudicator.exits import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_TERMINATED
 from adjudicator.web.worker import give_back_large_blocks
 
-ADDRESS_IN_USE = 2
+ADDRESS_IN_USE = EXIT_INVALID
 """Exit status of ``serve`` when the address is taken (docs/limits.md): a command-line
 mistake, said before any address is announced."""
 
@@ -242,7 +243,7 @@ def _stopped(signum: int, frame: object) -> None:
     """uvicorn raises the signal again once it has stopped: one line, 130 or 143."""
     name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
     os.write(2, f"adjudicator: the server stopped ({name})\n".encode())
-    os._exit(128 + signum)
+    os._exit(EXIT_INTERRUPTED if signum == signal.SIGINT else EXIT_TERMINATED)
 
 
 def run(options: Options, sock: socket.socket) -> None:

@@ -385,7 +385,7 @@ def _core_files() -> Iterator[tuple[str, bytes]]:
         if (
             not path.is_file()
             or "__pycache__" in path.parts
-            or path.suffix not in (".py", ".json", ".typed")
+            or path.suffix not in (".py", ".json", ".typed", ".txt")  # .txt: data tables
             or any(inside == e or inside.startswith(e + "/") for e in EDGES)
             or inside.startswith(f"adjudicator/{samples.FOLDER}/")  # below, once
         ):

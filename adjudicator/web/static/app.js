@@ -146,8 +146,9 @@ function embedded() {
 }
 
 function patched(before, patch) {
-  // as calls.patched: a scalar is itself, {"=": v} replaces, any other object patches
-  // (a dict's changed keys; a list's changed positions and what it grew by, "+")
+  // the one applier of the patches service/page.py's _diff makes (the tests run it in
+  // Node): a scalar is itself, {"=": v} replaces, any other object patches (a dict's
+  // changed keys; a list's changed positions and what it grew by, "+")
   if (patch === null || typeof patch !== "object") return patch;
   if ("=" in patch) return patch["="];
   if (Array.isArray(before)) {
@@ -161,7 +162,7 @@ function patched(before, patch) {
 }
 
 function unpacked(name) {
-  // as calls.unpacked: the view as /api/replay answers it, its tables rebuilt step by step
+  // the view as /api/replay answers it (calls.replay), its tables rebuilt step by step
   if (!unpackedViews.has(name)) {
     const data = embedded();
     const { tables, violations_at: violations, next, ...head } = data.views[name];
