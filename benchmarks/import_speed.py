@@ -25,10 +25,11 @@ sys.path.insert(0, str(ROOT))
 from timing import best_of  # noqa: E402
 
 from adjudicator import bulk  # noqa: E402
+from adjudicator.bulk.imported import record_text  # noqa: E402
 from adjudicator.cards import card_code, rank, suit  # noqa: E402
 from adjudicator.engine.state import PHASE_ONE  # noqa: E402
 from adjudicator.importers import ImportOptions  # noqa: E402
-from adjudicator.importers.goat_events import convert, rule_options  # noqa: E402
+from adjudicator.importers.goat_events import convert_replayed, rule_options  # noqa: E402
 from adjudicator.play import simulate  # noqa: E402
 from adjudicator.play.table import Table  # noqa: E402
 from adjudicator.record import load_record  # noqa: E402
@@ -136,10 +137,11 @@ def main() -> None:
             checked = bulk.check_source(bulk.Source("game.json", text=text))
             assert checked.status == "legal", checked.error
 
-    def import_and_check() -> None:
+    def import_and_check() -> None:  # what check --from goat-events does in one process
         for text in logs:
-            record = convert(json.loads(text), options)
-            checked = bulk.check_source(bulk.Source("game.json", text=json.dumps(record)))
+            record, replayed = convert_replayed(json.loads(text), options)
+            source = bulk.Source("game.json", text=record_text(record), replayed=replayed)
+            checked = bulk.check_source(source)
             assert checked.status == "legal", checked.error
 
     actions = sum(len(record["actions"]) for record in games)

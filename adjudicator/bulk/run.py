@@ -35,8 +35,10 @@ def check_paths(
     bytes is invalid.  ``go_on`` reads every unmarked illegal action as 'taken back' or
     'stands'.  With ``importing`` (a format and its options), each path is a foreign log
     whose games are converted first (``check --from``)."""
-    if importing is not None:
-        items = imported_sources(importing[0], paths, importing[1], found)
+    processes = workers(jobs, records)
+    if importing is not None:  # checked here, a game's verdict is read off the import's replay
+        here = dask is None and processes == 1
+        items = imported_sources(importing[0], paths, importing[1], found, replayed=here)
     else:
         items = sources(paths, found, max_size)
     if dask is not None:
@@ -45,7 +47,7 @@ def check_paths(
         return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
     return check_all(
         items,
-        workers(jobs, records),
+        processes,
         keep_text=keep_text,
         as_json=as_json,
         max_size=max_size,
