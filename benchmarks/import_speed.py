@@ -1,6 +1,6 @@
 """``import goat-events`` + check of N logs against ``check`` of the same games as records.
 
-    python benchmarks/import_speed.py [--games 2000] [--players 4] [--seed 0] [--repeat 3]
+    python benchmarks/import_speed.py [--games 2000] [--players 4] [--seed 0] [--repeat 3] [--parts]
     python benchmarks/import_speed.py --write-log OUT.json [--players 3] [--seed 0]
 
 The games are the project's own: ``simulate`` for the goat preset under the app's rules
@@ -12,7 +12,8 @@ commands' own code on a JSON Lines file of the games: ``check`` of the records,
 ``check --from goat-events`` of the logs (which reads each verdict off the import's
 own replay), and ``import`` followed by a check of each record from scratch (what
 ``check`` of the files ``import`` wrote costs).  The best of ``--repeat`` runs of each
-is compared (issue 40's goal: ``check --from`` within 1.3× of ``check``).
+is compared (issue 40's goal: ``check --from`` within 1.3× of ``check``).  ``--parts``
+also times each part of the two alone, as a share of the check: where the time goes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import argparse
 import json
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +32,19 @@ sys.path.insert(0, str(ROOT))
 
 from timing import best_of  # noqa: E402
 
-from adjudicator import bulk, importers  # noqa: E402
+from adjudicator import bulk, engine, importers  # noqa: E402
 from adjudicator.bulk import Found  # noqa: E402
 from adjudicator.bulk.imported import record_text  # noqa: E402
 from adjudicator.bulk.run import check_paths  # noqa: E402
 from adjudicator.cards import card_code, rank, suit  # noqa: E402
 from adjudicator.engine.state import PHASE_ONE  # noqa: E402
 from adjudicator.importers import ImportOptions  # noqa: E402
-from adjudicator.importers.goat_events import rule_options  # noqa: E402
+from adjudicator.importers.goat_events import convert_replayed, rule_options  # noqa: E402
 from adjudicator.play import simulate  # noqa: E402
+from adjudicator.play.adjudicate import adjudicate_replayed, document_from_text  # noqa: E402
 from adjudicator.play.table import Table  # noqa: E402
-from adjudicator.record import load_record  # noqa: E402
+from adjudicator.record import Game, load_record  # noqa: E402
+from adjudicator.record.build import loads  # noqa: E402
 from adjudicator.rules.options import RuleOptions  # noqa: E402
 from adjudicator.rules.presets import find_variant  # noqa: E402
 
@@ -129,6 +134,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--decks", type=int, default=1)
     parser.add_argument("--write-log", default=None, metavar="OUT.json")
+    parser.add_argument(
+        "--parts", action="store_true", help="also time each part of both ways on their own"
+    )
     args = parser.parse_args()
     if args.write_log:
         (record,) = app_games(args.players, args.seed, 1, args.decks)
@@ -143,6 +151,8 @@ def main() -> None:
         logs = Path(folder, "logs.jsonl")
         logs.write_text("".join(json.dumps(events_of(record)) + "\n" for record in games))
         times = timed(args.repeat, str(records), str(logs))
+        if args.parts:
+            parts(args.repeat, records, logs, times["check"])
     check, check_from, two = times["check"], times["check --from"], times["import, check"]
     print(f"check of the records:             {check:7.2f} s CPU")
     print(f"check --from goat-events:         {check_from:7.2f} s CPU")
@@ -180,6 +190,57 @@ def timed(repeat: int, records: str, logs: str) -> dict[str, float]:
         for name, way in ways.items():
             best[name] = min(best[name], best_of(1, way))
     return best
+
+
+def parts(repeat: int, records: Path, logs: Path, check: float) -> None:
+    """Each part of the two ways timed alone (best of ``repeat``), as a share of the
+    check of the records: where the time of ``check --from`` goes."""
+    options = ImportOptions()
+    record_lines = records.read_text().splitlines()
+    log_lines = logs.read_text().splitlines()
+    messages = [loads(line) for line in log_lines]
+    converted = [convert_replayed(message, options)[0] for message in messages]
+    texts = [record_text(record) for record in converted]
+    games = [document_from_text(text) for text in texts]
+
+    def engine_replay() -> None:  # the rules' own work: check and apply every action
+        for game in games:
+            assert isinstance(game, Game)
+            state = Table.from_game(game).state
+            state.telling = False
+            for action in game.actions:
+                engine.check(state, action)
+                engine.apply(state, action)
+
+    def conclude() -> None:
+        replays = [convert_replayed(message, options)[1] for message in messages]
+        start = time.process_time()
+        for game, replayed in zip(games, replays, strict=True):
+            assert isinstance(game, Game) and replayed is not None
+            adjudicate_replayed(game, replayed)
+        concluded.append(time.process_time() - start)
+
+    concluded: list[float] = []
+    ways: dict[str, Callable[[], Any]] = {
+        "check: read and validate the records": lambda: list(map(document_from_text, record_lines)),
+        "both: the engine's replay (check and apply every action)": engine_replay,
+        "--from: read the logs (JSON, no key twice)": lambda: list(map(loads, log_lines)),
+        "--from: convert (first pass, table, replay)": lambda: [
+            convert_replayed(message, options) for message in messages
+        ],
+        "--from: write the records' text": lambda: list(map(record_text, converted)),
+        "--from: read and validate the records' text": lambda: list(map(document_from_text, texts)),
+    }
+    print(f"parts, as shares of the check of the records ({check:.2f} s CPU):")
+    for name, run in ways.items():
+        best = min(best_of(1, run) for _turn in range(repeat))
+        print(f"  {name:58s} {best:6.2f} s  {best / check:5.2f}")
+    for _turn in range(repeat):
+        conclude()
+    best = min(concluded)
+    print(
+        f"  {'--from: the verdict concluded on the table':58s} {best:6.2f} s  {best / check:5.2f}"
+    )
 
 
 if __name__ == "__main__":
