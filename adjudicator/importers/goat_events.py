@@ -484,9 +484,9 @@ class _Game:
         push = self._push
         check, apply = engine.check, engine.apply
         names, written, pushed = self.names, self.actions, self.pushed
-        picks = [PICK[p].text(names) for p in range(self.n)]  # each seat's words, once
-        singles: list[list[str | None]] = [[None] * 52 for _ in range(self.n)]
-        runs: list[dict[tuple[Any, Any], str]] = [{} for _ in range(self.n)]
+        picks = [(PICK[p], PICK[p].text(names)) for p in range(self.n)]
+        cards: list[dict[str, tuple[Action, str]]] = [{} for _ in range(self.n)]
+        runs: list[dict[tuple[Any, Any], tuple[Action, str]]] = [{} for _ in range(self.n)]
         for i in range(self.start + 1, len(events)):
             event = events[i]
             kind = event["type"]
@@ -497,34 +497,30 @@ class _Game:
             if kind in _ACTED and turn is not None and state.decided is None:
                 # the common events (a play or a pick by the player the rules have to act):
                 # the actions made at once, as _action makes them
-                text: str | None = None
-                if kind == "playCard":
+                if kind == "playCard":  # each seat's action and its words, made once a game
                     value = event.get("card")
-                    card = _CARDS.get(value) if type(value) is str else None
-                    if card is None:
-                        card = _card(value, f"events[{i}].card")
-                    action = single_plays(turn)[card]
-                    text = singles[turn][card]
-                    if text is None:
-                        text = singles[turn][card] = action.text(names)
+                    made = cards[turn].get(value) if type(value) is str else None
+                    if made is None:
+                        action = single_plays(turn)[_card(value, f"events[{i}].card")]
+                        made = cards[turn][value] = action, action.text(names)
                 elif kind == "playRun":
                     written_as = event.get("lo"), event.get("hi")
                     known = type(written_as[0]) is str and type(written_as[1]) is str
-                    run = (_RUNS.get(written_as) if known else None) or self._run(event, i)
-                    action = _new(Action, (turn, "play", run, ()))
-                    if known:  # the same lo and hi are the same run: its words, once a seat
-                        text = runs[turn].get(written_as)
-                        if text is None:
-                            text = runs[turn][written_as] = action.text(names)
+                    made = runs[turn].get(written_as) if known else None
+                    if made is None:  # the same lo and hi are the same run
+                        action = _new(Action, (turn, "play", self._run(event, i), ()))
+                        made = action, action.text(names)
+                        if known:
+                            runs[turn][written_as] = made
                 else:
-                    action = PICK[turn]
-                    text = picks[turn]
+                    made = picks[turn]
+                action, text = made
                 if state.stock or state.deal is not None:
                     if push(action, i):
                         return i
                     continue
                 # _push where nothing is taken off the stock and no deal is due (phase two)
-                written.append(action.text(names) if text is None else text)
+                written.append(text)
                 bad = check(state, action)
                 if bad is not None and self._refused(action, bad, i):
                     return i
