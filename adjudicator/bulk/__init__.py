@@ -46,12 +46,14 @@ from adjudicator.limits import (
     too_big,
 )
 from adjudicator.play.adjudicate import (
+    Replayed,
     Report,
     SessionReport,
+    adjudicate_replayed,
     document_from_text,
     judge,
 )
-from adjudicator.record import RecordError
+from adjudicator.record import Game, RecordError
 from adjudicator.record.build import read_text
 
 AnyReport = Report | SessionReport
@@ -96,6 +98,10 @@ class Source:
     line: int | None = None
     text: str | None = None
     error: str | None = None
+    replayed: Replayed | None = None
+    """For a record an importer wrote: the table it replayed the actions on, which the
+    check reads its verdict off instead of replaying them again (never sent to a worker:
+    see :func:`check_paths`)."""
 
     @property
     def label(self) -> str:
@@ -520,7 +526,12 @@ def _check(
     try:
         if text is None:
             text = read_text(source.file, max_size)
-        report = judge(document_from_text(text), go_on)
+        document = document_from_text(text)
+        report: AnyReport | None = None
+        if source.replayed is not None and go_on is None and isinstance(document, Game):
+            report = adjudicate_replayed(document, source.replayed)
+        if report is None:
+            report = judge(document, go_on)
     except RecordError as exc:
         return Checked(source.file, source.line, None, str(exc), text if keep_text else None)
     return Checked(source.file, source.line, report, None, text if keep_text else None)

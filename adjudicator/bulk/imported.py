@@ -25,17 +25,24 @@ def record_text(record: dict[str, Any]) -> str:
 
 
 def imported_sources(
-    format_name: str, paths: Iterable[str], options: ImportOptions, found: Found | None = None
+    format_name: str,
+    paths: Iterable[str],
+    options: ImportOptions,
+    found: Found | None = None,
+    replayed: bool = False,
 ) -> Iterator[Source]:
     """Every game of ``paths`` read as ``format_name``, in order; a game that cannot be
     converted is a source holding its error.  A path that yields no game is noted in
-    ``found.empty``."""
+    ``found.empty``.  With ``replayed``, a source keeps the table the importer replayed
+    its actions on, where it has one, for the check here to read its verdict off (in
+    this process only: a worker is sent the record's text)."""
     for path in paths:
         yielded = False
         for game in importers.read(format_name, path, options):
             yielded = True
             if game.record is not None:
-                yield Source(game.name, text=record_text(game.record))
+                kept = game.replayed if replayed else None
+                yield Source(game.name, text=record_text(game.record), replayed=kept)
             else:
                 yield Source(game.name, error=game.error or _("not converted"))
         if not yielded and found is not None:

@@ -38,8 +38,10 @@ def check_paths(
     'stands'.  With ``importing`` (a format and its options), each path is a foreign log
     whose games are converted first (``check --from``); without it, a file whose content
     is an app's log (:func:`importers.detect_file`) is read as that log, with ``logs``."""
-    if importing is not None:
-        items = imported_sources(importing[0], paths, importing[1], found)
+    processes = workers(jobs, records)
+    if importing is not None:  # checked here, a game's verdict is read off the import's replay
+        here = dask is None and processes == 1
+        items = imported_sources(importing[0], paths, importing[1], found, replayed=here)
     else:
         items = _told(paths, found, max_size, logs or ImportOptions(max_size=max_size))
     if dask is not None:
@@ -48,7 +50,7 @@ def check_paths(
         return cluster.check_at(dask, items, keep_text=keep_text, max_size=max_size, go_on=go_on)
     return check_all(
         items,
-        workers(jobs, records),
+        processes,
         keep_text=keep_text,
         as_json=as_json,
         max_size=max_size,

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.limits import MAX_RECORD_SIZE
+
+if TYPE_CHECKING:  # the play layer is imported by the importers that replay, not here
+    from adjudicator.play.adjudicate import Replayed
 
 
 @dataclass(frozen=True)
@@ -45,3 +48,6 @@ class Imported:
     about: str | None = None
     """What the game was read from, one line in the language speaking ("Read a Goat app
     log: 3 players, 171 events"): the page says it over the record it opens."""
+    replayed: Replayed | None = None
+    """The table the importer replayed the record's actions on, when a check may read
+    the verdict off it instead of replaying again (optional: None, the check replays)."""

@@ -19,19 +19,21 @@ log says they drew.  A card never drawn is ``??``.  docs/importers.md has the ma
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from adjudicator import engine
-from adjudicator.actions import Action
+from adjudicator.actions import PICK, Action, single_plays
 from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
+from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, ngettext, number
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
+from adjudicator.play.adjudicate import Replayed
 from adjudicator.play.table import Table, cannot_play
 from adjudicator.record import FORMAT
 
@@ -47,6 +49,13 @@ MOST_PLAYERS = 16
 _CARDS: dict[str, Card] = {card_code(c): c for c in range(52)}
 _RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
 """Each run read so far, by its lo and hi as written (at most 4 × 78 of them)."""
+
+_ACTED = frozenset(("playCard", "playRun", "pickUp"))
+"""The events whose actor is the player the rules have to act, and that end no trick."""
+_QUIET = frozenset(("draw", "finishTrick", "goat", "offerDreck"))
+"""The events that are no action (the draws are the deck's, read in the first pass)."""
+_NOTHING: tuple[str, ...] = ()
+_new = tuple.__new__
 
 ACTIONS = ("playCard", "playTop", "slough", "playRun", "pickUp")
 KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
@@ -176,11 +185,11 @@ def read_text(text: str, shown_name: str, options: ImportOptions) -> Iterator[Im
             continue
         found = True
         try:
-            record = convert(value, options)
+            record, replayed = convert_replayed(value, options)
         except Broken as exc:
             yield Imported(name, error=str(exc))
         else:
-            yield Imported(name, record=record, about=about(record, value))
+            yield Imported(name, record=record, about=about(record, value), replayed=replayed)
     if wanted is not None and not found:
         yield Imported(
             shown_name,
@@ -223,6 +232,15 @@ def about(record: Mapping[str, Any], message: Any) -> str:
 
 def convert(message: Any, options: ImportOptions) -> dict[str, Any]:
     """One game's message (or bare event array) as a record; Broken when it cannot be."""
+    return convert_replayed(message, options)[0]
+
+
+def convert_replayed(
+    message: Any, options: ImportOptions
+) -> tuple[dict[str, Any], Replayed | None]:
+    """One game's message as a record, and the table its actions were replayed on to
+    find who made each act, when the record's check may be read off it (every action
+    legal as it came, under the rules the record names); Broken when it cannot be."""
     kept: dict[str, Any] = {}
     if isinstance(message, list):
         events = message
@@ -241,7 +259,7 @@ def convert(message: Any, options: ImportOptions) -> dict[str, Any]:
     record = game.record()
     if kept:
         record["meta"].setdefault("_source", {})["message"] = kept
-    return record
+    return record, game.replayed()
 
 
 def _card(value: Any, where: str) -> Card:
@@ -387,9 +405,14 @@ class _Game:
         seen: Counter[Card] = Counter()
         self.stock_order: list[tuple[int, Card]] = []
         """(event, card) of every card taken off the stock after the deal, in log order."""
-        for i in range(self.start + 1, len(self.events)):
-            event = self._event(i)
-            kind = event["type"]
+        events = self.events
+        for i in range(self.start + 1, len(events)):
+            event = events[i]  # _event's quick way past the usual event, without the call
+            kind = event.get("type") if type(event) is dict else None
+            keys = _KEYS.get(kind) if type(kind) is str else None
+            if keys is None or not event.keys() <= keys:
+                event = self._event(i)
+                kind = event["type"]
             if kind in ("join", "leave", "start"):
                 raise Broken(f"events[{i}]", _("{kind} after the game's 'start'").format(kind=kind))
             card: Card | None = None
@@ -435,6 +458,7 @@ class _Game:
 
     def record(self) -> dict[str, Any]:
         options = rule_options(self.decks, "app")
+        self.table_options = options
         deck = self._deck()
         try:
             table = Table.new(
@@ -453,7 +477,11 @@ class _Game:
         self.next_draw = [HAND] * self.n
         self.popped: list[str] = []
         self.dreck = _Dreck()
+        self.clean = True
+        """Every action pushed was legal as the rules first saw it (no check said a word)."""
+        self.pushed: list[Action] = []
         stopped = self._follow()
+        table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
         final = deck[: 1 + HAND * self.n] + self.popped + [_code(c) for c in reversed(stock)]
         meta: dict[str, Any] = {
@@ -489,30 +517,75 @@ class _Game:
 
     def _follow(self) -> int | None:
         """Push every event after ``start``; the index of one the rules refuse, or None."""
-        for i in range(self.start + 1, len(self.events)):
-            event = self.events[i]
+        events = self.events
+        state = self.table.state
+        state.telling = False  # nothing here reads what an act caused (as in a bulk check)
+        push = self._push
+        check, apply = engine.check, engine.apply
+        names, written, pushed = self.names, self.actions, self.pushed
+        picks = [(PICK[p], PICK[p].text(names)) for p in range(self.n)]
+        cards: list[dict[str, tuple[Action, str]]] = [{} for _ in range(self.n)]
+        runs: list[dict[tuple[Any, Any], tuple[Action, str]]] = [{} for _ in range(self.n)]
+        for i in range(self.start + 1, len(events)):
+            event = events[i]
             kind = event["type"]
             dealt = self.dreck.first is not None and kind not in ("offerDreck", "receiveDreck")
-            if dealt and self._push(self._deal(i), i):
+            if dealt and push(self._deal(i), i):
                 return i
-            if kind in ("draw", "finishTrick", "goat", "offerDreck"):
+            turn = state.turn
+            if kind in _ACTED and turn is not None and state.decided is None:
+                # the common events (a play or a pick by the player the rules have to act):
+                # the actions made at once, as _action makes them
+                if kind == "playCard":  # each seat's action and its words, made once a game
+                    value = event.get("card")
+                    made = cards[turn].get(value) if type(value) is str else None
+                    if made is None:
+                        action = single_plays(turn)[_card(value, f"events[{i}].card")]
+                        made = cards[turn][value] = action, action.text(names)
+                elif kind == "playRun":
+                    written_as = event.get("lo"), event.get("hi")
+                    known = type(written_as[0]) is str and type(written_as[1]) is str
+                    made = runs[turn].get(written_as) if known else None
+                    if made is None:  # the same lo and hi are the same run
+                        action = _new(Action, (turn, "play", self._run(event, i), ()))
+                        made = action, action.text(names)
+                        if known:
+                            runs[turn][written_as] = made
+                else:
+                    made = picks[turn]
+                action, text = made
+                if state.stock or state.deal is not None:
+                    if push(action, i):
+                        return i
+                    continue
+                # _push where nothing is taken off the stock and no deal is due (phase two)
+                written.append(text)
+                bad = check(state, action)
+                if bad is not None and self._refused(action, bad, i):
+                    return i
+                apply(state, action)
+                if state.stock:
+                    self._drawn(i, -len(state.stock))
+                pushed.append(action)
+                continue
+            if kind in _QUIET:
                 if kind == "offerDreck":
                     self._seat(event, i)
                 continue
             if kind == "receiveDreck":
                 self._receive(event, i)
                 continue
-            taken = kind != "slough" and self.table.state.decided is not None
-            if taken and self._push(self._actor(i, "take"), i):
+            taken = kind != "slough" and state.decided is not None
+            if taken and push(self._actor(i, "take"), i):
                 return i
             if kind == "revealTrump":
                 self._reveal(i)
                 continue
-            if self._push(self._action(event, i), i):
+            if push(self._action(event, i), i):
                 return i
         if self.dreck.first is not None:
-            end = len(self.events) - 1
-            if self._push(self._deal(end), end):
+            end = len(events) - 1
+            if push(self._deal(end), end):
                 return end
         return None
 
@@ -604,47 +677,66 @@ class _Game:
     def _push(self, action: Action, i: int) -> bool:
         """Push ``action`` (the stock first ordered so that its player draws what the log
         says they drew); True when the rules refuse it (it is the record's last action)."""
-        table = self.table
-        state = table.state
-        if action.act == "play" and state.deal is not None:
+        state = self.table.state
+        act = action.act
+        if act == "play" and state.deal is not None:
             raise Broken(
                 f"events[{i}]",
                 _("the rules share the dreck (the low cards) here; the log shares none"),
             )
-        stock = state.stock
-        before = len(stock)
-        top = self._order_stock(action, i)
+        before = len(state.stock)
+        top: Sequence[str] = _NOTHING
+        if before and (act == "dare" or state.phase == PHASE_ONE):
+            top = self._order_stock(action, i)
         self.actions.append(action.text(self.names))
         bad = engine.check(state, action)  # Table.push's check and apply, without the
-        if bad is not None and (bad.invalid or not bad.undetermined):  # words of each step
-            why = cannot_play(table.state, action)
-            if why is not None:  # not even as played: the log and the rules part here
-                raise Broken(
-                    f"events[{i}]",
-                    _("no player could have made this {kind} here: {why}").format(
-                        kind=self.events[i]["type"], why=why
-                    ),
-                ) from None
-            return True  # a rule broken: the record's last action, its verdict names it
+        if bad is not None and self._refused(action, bad, i):  # words of each step
+            return True
         engine.apply(state, action)
-        taken = before - len(table.state.stock)
+        taken = before - len(state.stock)
         if taken != len(top):
+            self._drawn(i, taken)
+        if top:
+            self.popped += top
+        self.pushed.append(action)
+        return False
+
+    def _refused(self, action: Action, bad: Violation, i: int) -> bool:
+        """Whether the rules refuse ``action`` (``bad`` what the check said of it): then
+        it is the record's last action and its verdict names the rule broken; Broken when
+        it cannot even be played (the log and the rules part here)."""
+        self.clean = False
+        if not bad.invalid and bad.undetermined:
+            return False  # a check the cards nobody knows leave open: it is applied
+        why = cannot_play(self.table.state, action)
+        if why is not None:
             raise Broken(
                 f"events[{i}]",
-                _("the rules draw {count} card(s) here, the log another number").format(
-                    count=taken
+                _("no player could have made this {kind} here: {why}").format(
+                    kind=self.events[i]["type"], why=why
                 ),
-            )
-        self.popped += top
-        return False
+            ) from None
+        return True
+
+    def _drawn(self, i: int, taken: int) -> NoReturn:
+        raise Broken(
+            f"events[{i}]",
+            _("the rules draw {count} card(s) here, the log another number").format(count=taken),
+        )
+
+    def replayed(self) -> Replayed | None:
+        """The table the actions were pushed on, for the record's check to read its verdict
+        off (see :func:`~adjudicator.play.adjudicate.adjudicate_replayed`): only when every
+        action was legal as it came and the record's rules are those it was replayed by."""
+        if not self.clean or rule_options(self.decks, self.options.rules) != self.table_options:
+            return None
+        return Replayed(self.table, self.pushed)
 
     def _order_stock(self, action: Action, i: int) -> list[str]:
         """Put the cards the rules take off the stock now where they take them: the dared
         card on top, then the player's next draws; the codes taken, top first."""
         state = self.table.state
         stock = state.stock
-        if not stock or (action.act != "dare" and state.phase != PHASE_ONE):
-            return []  # nothing is taken off the stock (phase two, or the stock gone)
         wanted: list[Card | None] = []
         p = action.player
         if action.act == "dare":

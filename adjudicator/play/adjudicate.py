@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from adjudicator import engine
+from adjudicator.actions import Action
 from adjudicator.engine.state import State, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.i18n import _, ngettext
-from adjudicator.play.table import Step, Table, replay
+from adjudicator.play.table import Replay, Step, Table, replay
 from adjudicator.record import Game, RecordError, Scoring, Session, build, loads, parse_document
 
 
@@ -71,7 +72,59 @@ def adjudicate(
             ),
         )
     table = Table.from_game(game)
+    start = table.state.view() if steps else None
+    actions = game.actions if stop is None else game.actions[: stop + 1]
+    done = replay(table, actions, steps=steps, marks=game.marks, go_on=go_on)
+    return _concluded(game, table.state, done, start, stop)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game's actions already replayed on a table by whoever wrote its record (an
+    importer replays a log to learn who made each act): every action checked legal as
+    it came, with no word from the check, and applied.  The verdict is then read off
+    the table (:func:`adjudicate_replayed`) instead of replaying a second time."""
+
+    table: Table
+    """The table the record's set-up made, after the actions."""
+    actions: list[Action]
+    """The actions applied on it, in order."""
+
+
+def adjudicate_replayed(game: Game, replayed: Replayed) -> Report | None:
+    """What :func:`adjudicate` finds for ``game``, read off a table its actions were
+    already replayed on (see :class:`Replayed`); None when that table is not such a
+    replay of ``game`` (another set-up, other actions or cards, a course stopped or a
+    rule found late), and the caller adjudicates.  The table is concluded in place."""
+    table = replayed.table
     state = table.state
+    first = table.game
+    if (
+        not isinstance(game, Game)
+        or game.marks
+        or state.late is not None
+        or state.stopped is not None
+        or replayed.actions != game.actions
+        or (game.variant, game.players, game.options)
+        != (first.variant, first.players, first.options)
+        or (game.dealer, game.first_leader, game.first_leader_given)
+        != (first.dealer, first.first_leader, first.first_leader_given)
+        or (game.start, game.trump_hint) != (first.start, first.trump_hint)
+        or game.deck is None
+        or first.deck is None
+        or sorted(game.deck) != sorted(first.deck)
+    ):
+        return None
+    return _concluded(game, state, Replay(applied=len(game.actions)), None, None)
+
+
+def _concluded(
+    game: Game, state: State, done: Replay, start: TableView | None, stop: int | None
+) -> Report:
+    """The report once ``game``'s actions are replayed on ``state`` (``start``: the table
+    before them, kept with the steps): the window closed by silence, the outcome, and
+    whether the record's claimed result is the rules'."""
+    steps = start is not None
     names = game.players
     report = Report(
         variant=game.variant,
@@ -80,11 +133,9 @@ def adjudicate(
         applied=0,
         finished=False,
         loser=None,
-        start=state.view() if steps else None,
+        start=start,
         comments=game.comments,
     )
-    actions = game.actions if stop is None else game.actions[: stop + 1]
-    done = replay(table, actions, steps=steps, marks=game.marks, go_on=go_on)
     report.steps = done.steps
     report.undetermined = done.undetermined
     report.violations.extend(done.violations)
