@@ -77,5 +77,17 @@ def test_sample_checks_as_its_file_says(
 def test_sample_replay(name: str, snapshot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     code, out = run("replay", f"sample_games/{name}")
-    assert code == EXIT[meta(name)["expect"]["status"]]
+    expect = meta(name)["expect"]
+    assert code == EXIT[expect["status"]]
+    # the verdict it ends with, as the sample's file says, before the snapshot of the steps
+    said = out[out.rindex(f"sample_games/{name}: ") :]
+    assert said.startswith(f"sample_games/{name}: {expect['status']} ·"), said
+    if "rule" in expect:
+        assert f"rule {expect['rule']}:" in said, said
+    if expect.get("loser"):
+        assert f"loser {expect['loser']}" in said, said
+    for loser in expect.get("losers") or []:
+        assert loser in said.splitlines()[0], said
+    if "error" in expect:
+        assert f": invalid · {expect['error']}" in said, said
     assert out == snapshot

@@ -344,9 +344,18 @@ def test_a_sample_of_every_preset_in_each_language(variant: str, code: str, snap
     said = CliRunner().invoke(main, ["check", "--lang", code, "-"], input=text, env=env)
     assert said.exit_code == english.exit_code
     assert said.output != english.output
-    for rule in re.findall(r"rule ([a-z0-9_.]+):", english.output):
+    verdict = json.loads(CliRunner().invoke(main, ["check", "--json", "-"], input=text).output)
+    rules = re.findall(r"rule ([a-z0-9_.]+):", english.output)
+    actions = re.findall(r"^✗ [^:]*: (.+)$", english.output, re.MULTILINE)  # the illegal one
+    actions += re.findall(r": ([A-Z][a-z]+ [a-z_]+(?: [0-9TJQKA?][SHDC?])*)\n", english.output)
+    if verdict["status"] == "illegal":  # the loops below must run: a ruling names both
+        assert rules == [verdict["violations"][0]["rule"]] and actions, english.output
+    else:  # a whole game: its loser, named in the language's sentence
+        assert verdict["status"] == "legal" and not rules and verdict["loser"]
+        assert verdict["loser"] in said.output
+    for rule in rules:
         assert rule in said.output
-    for action in re.findall(r": ([A-Z][a-z]+ [a-z_]+(?: [0-9TJQKA?][SHDC?])*)\n", english.output):
+    for action in actions:
         assert action in said.output
     assert said.output == snapshot
 

@@ -129,7 +129,18 @@ def test_explain_phase2_beat_in_each_language(code: str, snapshot: Any) -> None:
     """Read by eye before accepted (issue 36)."""
     result = _run("explain", "phase2.beat", "--lang", code)
     assert result.exit_code == 0, result.output
-    assert result.output == snapshot
+    said = result.output
+    english = _run("explain", "phase2.beat").output
+    # the rule id, its sources and options as written; its sample; every heading translated
+    assert said.startswith("phase2.beat  ")
+    for kept in ("pagat.com, 'Play in the second phase'", "Wikipedia, 'Phase 2'"):
+        assert kept in said and kept in english
+    assert "sequences (off | two | three | from_two)" in said
+    assert "adjudicator samples illegal_phase2_beat" in said
+    assert "B play 7H (phase2.beat)" in said
+    for heading in ("What it checks:", "Where the rule is written:", "Options that change it:"):
+        assert heading in english and heading not in said, heading
+    assert said == snapshot
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
