@@ -1,4 +1,6 @@
-"""The terminal's table of hands (``render.Grid``) prints what rich's Table printed.
+"""The terminal's renderers (``render/terminal.py``): the hands, the option grid, the hints.
+
+The table of hands (``render.Grid``) prints what rich's Table printed.
 
 The grid is laid out line by line when it fits the width, for speed; these compare it
 with rich's ``Table(box=None, pad_edge=False)`` over random rows: names of every width
@@ -9,7 +11,9 @@ at a width where it fits and at one where it does not (rich's table wraps then).
 from __future__ import annotations
 
 import io
+import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -69,3 +73,40 @@ def test_a_grid_too_wide_is_richs_table() -> None:
     narrow = plain(grid, 50)
     assert narrow == plain(rich_table(["", "player", "hand", "pile"], rows, 3), 50)
     assert len(narrow.splitlines()) > 2  # the hand wrapped over lines, as rich wraps it
+
+
+# --- the option grid never breaks a value (issue 24, point 13) ------------------------
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_the_option_grid_never_breaks_a_value(width: int) -> None:
+    from adjudicator import service
+    from adjudicator.render import terminal as render
+
+    every = service.variants()
+    words = {"option", "Options", "by", "variant", "of", *(e.name for e in every)}
+    for each in every:
+        for option in each.options:
+            words.add(option.name)
+            words.add(json.dumps(option.value).strip('"'))
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None).print(render.option_grid(every))
+    lines = buffer.getvalue().splitlines()
+    assert all(len(line) <= width for line in lines)
+    for line in lines:
+        for token in line.replace("─", " ").split():
+            assert token.strip("()") in words or token.strip("()").isdigit(), (width, token, line)
+    shown = " ".join(lines)
+    for each in every:
+        assert f" {each.name} " in shown
+
+
+def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
+    from adjudicator.render import terminal as render
+
+    assert render.legal_hint(("night.json", 2), 5) == (  # index 5 is the sixth action
+        "'adjudicator legal night.json --at 6 --game 2' lists them"
+    )
+    assert render.legal_hint("night.json", 5, 2) == (
+        "'adjudicator legal night.json --at 6 --game 2' lists them"
+    )

@@ -117,3 +117,76 @@ def test_the_library_page_examples_are_doctests(monkeypatch: pytest.MonkeyPatch)
     assert len(doctest.DocTestParser().get_examples(page.read_text(encoding="utf-8"))) > 20
     result = doctest.testfile(str(page), module_relative=False, verbose=False)
     assert result.failed == 0
+
+
+# --- the README says what the tool prints (issue 24, points 6 and 11) --------------
+
+
+SAMPLES = ROOT / "sample_games"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of one command."""
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _readme() -> str:
+    return " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+def test_the_readme_says_what_the_bot_walkthrough_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Checking a bot's games", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^(adjudicator [^#\n]*?)\s*(?:#.*)?$", section, re.M)
+    assert [c.split()[1] for c in commands] == ["simulate", "check", "replay"]
+    monkeypatch.chdir(tmp_path)
+    simulate = shlex.split(commands[0].split(">")[0])[1:]
+    count = simulate.index("--count") + 1
+    simulate[count] = "25"  # the walkthrough's 1000, fewer
+    code, games, _ = run(*simulate)
+    assert code == 0
+    Path(commands[0].split(">")[1].strip()).write_text(games, encoding="utf-8")
+    code, out, _ = run(*shlex.split(commands[1])[1:])
+    assert code == 0
+    assert "25 legal verdicts not shown (--all)" in out
+    assert "legal verdicts not shown (--all)" in section
+    assert Path("bad.jsonl").read_text(encoding="utf-8") == ""
+    code, out, _ = run(*shlex.split(commands[2])[1:])
+    assert code == 2
+    said = re.search(r"the replay says `([^`]*)`", " ".join(section.split()))
+    assert said is not None
+    assert out.strip() == said.group(1)
+
+
+def test_the_readme_shows_the_undetermined_check_as_printed() -> None:
+    code, out, _ = run("check", str(SAMPLES / "helmfrid_dispute_unknown.json"))
+    assert code == 0
+    undetermined = [line for line in out.splitlines() if line.startswith(("? ", "  rule "))]
+    assert len(undetermined) == 2
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for line in undetermined:
+        assert f"\n{line}\n" in readme
+
+
+def test_the_readme_explains_each_list_legal_prints_with_hidden_cards() -> None:
+    _, out, _ = run("legal", str(SAMPLES / "helmfrid_dispute_unknown.json"), "--at", "2")
+    headings = [line.split(" (")[0] for line in out.splitlines() if line.startswith("With a card")]
+    assert headings == [
+        "With a card nobody has seen, also legal",
+        "With a card nobody has seen, legal if the hidden cards allow it",
+    ]
+    readme = _readme()
+    assert "legal *if the hidden cards allow it*" in readme
+    assert "legal with a card nobody has seen, if the hidden card is that one" in readme
+
+
+def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Path) -> None:
+    target = tmp_path / "ruling.svg"
+    record = str(SAMPLES / "illegal_phase2_beat.json")
+    run("replay", record, "--step", "2", "--svg", str(target))
+    assert "Before action 2:" in target.read_text(encoding="utf-8").replace("&#160;", " ")
+    assert "the table before the action, the refused play framed in red" in _readme()
+    assert "before the trick" not in _readme()
