@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import PACK, deck_record, start_record
+from conftest import DISPUTE, PACK, deck_record, start_record
 
 from adjudicator.cli.commands import main
+from adjudicator.invalid import MESSAGE_MAX
 
 DECK = " ".join(PACK)
 GOOD_START = start_record({"Anna": "2C 3C", "Bo": "7C 8C 9C", "Cai": "AH"}, ["Anna play 2C"])
@@ -258,3 +259,62 @@ def test_a_play_that_writes_no_cards_is_illegal_not_invalid(tmp_path: Path) -> N
     code, out, _, exc = run("check", str(path))
     assert (exc, code) == (None, 1)
     assert "rule play.count: Anna names no card to play" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ("1e30", "more than this machine's memory"),
+        ("99999999999999999999999", "more than this machine's memory"),
+        ("1e99999999", "more than this machine's memory"),
+        ("0", "at least 1 byte"),
+        ("abc", "not a number of bytes"),
+        ("1.5", "not a number of bytes"),
+    ],
+)
+def test_max_record_size_out_of_range_is_one_line(given: str, words: str) -> None:
+    result = CliRunner().invoke(main, ["check", "x.json", "--max-record-size", given])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert (
+        len(lines) == 1 and lines[0].startswith(f"--max-record-size {given}") and words in lines[0]
+    )
+
+
+def test_max_record_size_takes_a_number_written_with_an_exponent(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(DISPUTE), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--max-record-size", "2e1"])
+    assert result.exit_code == 2 and "limit of 20 bytes" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "x.json", "--step", "9" * 5000],
+        ["--" + "x" * 5000],
+        ["check", "--" + "x" * 5000, "x.json"],
+    ],
+)
+def test_usage_errors_are_cut_too(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert max(len(line) for line in result.stderr.splitlines()) <= MESSAGE_MAX
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["legal", "x.json", "--go-on", "x"], "adjudicator legal: Invalid value for '--go-on'"),
+        (["replay", "x.json", "--go-on", "x"], "adjudicator replay: Invalid value for '--go-on'"),
+        (["check"], "adjudicator check: Missing argument 'PATH...'"),
+        (["--no-such-option"], "adjudicator: No such option '--no-such-option'"),
+    ],
+)
+def test_a_command_line_mistake_is_one_line(args: list[str], words: str) -> None:
+    """click prints three lines (usage, a hint, the error): here one, naming the command."""
+    result = CliRunner().invoke(main, args, prog_name="adjudicator")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(words), result.stderr
+    assert lines[0].endswith("--help')")

@@ -26,6 +26,7 @@ from adjudicator.actions import Action
 from adjudicator.cards import parse_card
 from adjudicator.cli.commands import main
 from adjudicator.engine import events as ev
+from adjudicator.invalid import MESSAGE_MAX
 from adjudicator.play import words
 from adjudicator.play.adjudicate import adjudicate_session
 from adjudicator.record import load
@@ -169,3 +170,10 @@ def test_the_library_does_not_depend_on_click() -> None:
     for path in sorted(PACKAGE.rglob("*.py")):
         if "cli" not in path.relative_to(PACKAGE).parts:  # the command line's own package
             assert "click" not in {m.split(".")[0] for m in _imports(path)}, path.name
+
+
+def test_a_table_set_from_no_game_is_a_type_error() -> None:
+    """A caller's misuse is Python's own error (issue 42), in one line all the same."""
+    with pytest.raises(TypeError, match="a table is set from a Game") as caught:
+        Table.from_game(None)  # type: ignore[arg-type]
+    assert "\n" not in str(caught.value) and len(str(caught.value)) <= MESSAGE_MAX

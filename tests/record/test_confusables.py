@@ -4,7 +4,8 @@
 Hangul filler) rendered alike and was accepted; so was all-fullwidth ``Ａｎｎａ`` (though
 ``Ａnna`` was refused), and a name made only of U+3164 or U+2800.  Names are compared
 after NFKC folding without default-ignorable code points, then by their confusables
-skeleton; a name with no visible character is refused.
+skeleton; a name with no visible character is refused.  Last, the skeleton itself and the
+table it is read from (issue 35).
 """
 
 from __future__ import annotations
@@ -19,7 +20,15 @@ from conftest import DISPUTE
 from adjudicator.cli import main
 from adjudicator.invalid import RecordError
 from adjudicator.record import load
-from adjudicator.record.confusables import folded, looks, visible
+from adjudicator.record.confusables import (
+    _ASCII_CONFUSABLE,
+    _prototypes,
+    derive,
+    folded,
+    looks,
+    skeleton,
+    visible,
+)
 
 
 def with_third(name: str) -> dict[str, Any]:
@@ -105,3 +114,51 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Any) -> None:
     path.write_text(json.dumps(with_third("\u3164")), encoding="utf-8")
     result = CliRunner().invoke(main, ["--lang", "nb", "check", str(path)])
     assert result.exit_code == 2 and "viser ingenting" in result.stdout
+
+
+# --- a Cyrillic A, the skeleton, and the table derived from Unicode's file (issue 35) ----
+
+
+CYRILLIC_A = "\u0410"
+
+
+def test_anna_and_anna_with_a_cyrillic_a_are_refused_naming_both() -> None:
+    record = dict(DISPUTE, players=["Anna", "Bo", CYRILLIC_A + "nna"])
+    with pytest.raises(RecordError) as caught:
+        load(record)
+    message = str(caught.value)
+    assert message.startswith("players[2]: ")
+    assert f"'{CYRILLIC_A}nna'" in message and "'Anna' (players[0])" in message
+    assert "U+0410 CYRILLIC CAPITAL LETTER A" in message
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Anna", CYRILLIC_A + "nna"), ("Il", "ll"), ("Kim", "Kirn"), ("Bo", "B\u03bf")],
+)
+def test_confusable_names_share_a_skeleton(one: str, other: str) -> None:
+    assert skeleton(one) == skeleton(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [("Anna", "Anne"), ("Bo", "bo"), ("Cai", "Kai")])
+def test_different_names_keep_different_skeletons(one: str, other: str) -> None:
+    assert skeleton(one) != skeleton(other)
+
+
+def test_the_ascii_fast_path_knows_every_ascii_character_the_table_maps() -> None:
+    mapped = {ch for ch in _prototypes() if ch.isascii()}
+    assert mapped == set(_ASCII_CONFUSABLE)
+
+
+def test_the_table_is_derived_from_unicodes_file_as_it_is_written() -> None:
+    text = (
+        "\ufeff# confusables.txt\n# Version: 99.0.0\n"
+        "0410 ;\t0041 ;\tMA\t# ( А → A ) CYRILLIC CAPITAL LETTER A → LATIN CAPITAL LETTER A\n"
+        "006D ;\t0072 006E ;\tMA\t# ( m → rn )\n"
+        "\n0391 ;\t0041 ;\tMA\t# ( Α → A )\n"
+    )
+    module = derive(text)
+    assert "version 99.0.0" in module
+    namespace: dict[str, Any] = {}
+    exec(module, namespace)
+    assert namespace["TABLE"].split() == ["0041:0410,0391", "0072+006E:006D"]

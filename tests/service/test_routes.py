@@ -10,6 +10,8 @@ import pytest
 from conftest import DISPUTE
 from fastapi.testclient import TestClient
 
+from adjudicator.invalid import MESSAGE_MAX
+from adjudicator.service import page, routes
 from adjudicator.service.routes import answer
 from adjudicator.web import app
 
@@ -77,3 +79,11 @@ def test_the_server_serves_the_page_installable() -> None:
     assert "/api/" not in worker.text.split("const FILES", 1)[1].split(";", 1)[0]
     for path in listed:
         assert client.get("/" + path.removeprefix("./")).status_code == 200, path
+
+
+def test_the_apis_errors_are_cut_too() -> None:
+    with pytest.raises(page.BadInput) as caught:
+        page.explain("t" * 10_000)
+    assert len(caught.value.message) <= MESSAGE_MAX
+    status, text = routes.answer("GET", "/api/" + "n" * 10_000)  # no such page, in the browser
+    assert status == 404 and len(json.loads(text)["error"]) <= MESSAGE_MAX

@@ -13,6 +13,7 @@ from conftest import DISPUTE
 from fastapi.testclient import TestClient
 
 from adjudicator.cli.commands import main
+from adjudicator.invalid import MESSAGE_MAX
 from adjudicator.web import app
 from adjudicator.web.server import Guard
 
@@ -256,3 +257,12 @@ def test_serve_listens_on_this_machine_only_unless_told() -> None:
     defaults = {p.name: p.default for p in serve.params}
     assert defaults["host"] == "127.0.0.1"
     assert defaults["max_body"] == 16 * 1024 * 1024
+
+
+def test_the_servers_own_errors_are_cut() -> None:
+    from fastapi.testclient import TestClient
+
+    from adjudicator.web import app
+
+    answer = TestClient(app).get("/" + "n" * 10_000)
+    assert answer.status_code == 404 and len(answer.json()["error"]) <= MESSAGE_MAX
