@@ -1,6 +1,6 @@
 """Small shared helpers for the tests in every folder: record builders, an engine walker,
-the random legal games the property tests draw, and the fixtures every browser test
-module shares.
+the random legal games the property tests draw, records with hostile names, and the
+fixtures every browser test module shares.
 
 Test modules import the helpers with ``from conftest import ...`` (pytest puts
 ``tests/`` on ``sys.path``).  The fixtures are ``base`` (the served page), ``browser``
@@ -24,7 +24,7 @@ from adjudicator.actions import ACTS, Action
 from adjudicator.cards import FULL_PACK, Card, card_code, parse_card, rank
 from adjudicator.engine.state import PHASE_TWO, State
 from adjudicator.play.adjudicate import Report, adjudicate
-from adjudicator.play.simulate import random_game
+from adjudicator.play.simulate import random_game, simulate
 from adjudicator.record import FORMAT, Game, load_record
 from adjudicator.rules.presets import PRESETS
 
@@ -290,6 +290,37 @@ def unlisted(
         if key(candidate) not in keys:
             found.append(candidate)
     return found
+
+
+# --- records whose names are hostile (issue 23), shared by the command line's, the
+# renderers' and the bulk run's tests
+
+MARKUP_NAMES = ["[link=javascript:alert(1)]B[/link]", "[reverse]Bo", "[/]"]
+"""Player names that rich would read as markup: each must be shown as written."""
+
+
+def renamed(value: Any, old: str, new: str) -> Any:
+    """``value`` (a record) with the player ``old`` called ``new`` everywhere."""
+    if isinstance(value, str):
+        if value == old:
+            return new
+        return new + value[len(old) :] if value.startswith(old + " ") else value
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {renamed(k, old, new): renamed(v, old, new) for k, v in value.items()}
+    return value
+
+
+def with_loser_named(record: dict[str, Any], name: str) -> dict[str, Any]:
+    """The record with its loser called ``name``: the name shows in every verdict."""
+    return renamed(record, record["result"]["loser"], name)
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict[str, Any]]:
+    """A few simulated, legal, finished records."""
+    return list(simulate("pagat", 3, 23, 4))
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from adjudicator import samples
+from adjudicator.cli.commands import main
 
 LEGAL = ["pagat_3p_full", "helmfrid_3p_full", "goat_3p_full"]
 ILLEGAL = ["illegal_phase2_beat"]
@@ -301,3 +303,116 @@ def test_a_reader_that_stops_reading_the_records_changes_no_exit_status(recs: Pa
     assert done.returncode == 1, err
     assert "Traceback" not in err and "cannot write" not in err
     assert "Checked 4 records" in err
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+# --- output files -----------------------------------------------------------------------
+
+
+def test_an_output_that_is_an_input_is_refused_untouched(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    path = tmp_path / "same.jsonl"
+    text = "".join(json.dumps(g) + "\n" for g in games)
+    path.write_text(text, encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(path)
+    for target in (str(path), str(link)):
+        code, out, err = invoke("check", str(path), "--write-legal", target)
+        assert code == 2 and out == ""
+        one_line(err, "--write-legal")
+        assert "is an input" in err
+    assert path.read_text(encoding="utf-8") == text
+    # A folder's walk takes no *.jsonl: the link's file is no input here, and is written
+    # through the link (which stays one) with the run's illegal records: none.
+    code, _, err = invoke("check", str(tmp_path), "--write-illegal", str(link))
+    assert link.is_symlink() and path.read_text(encoding="utf-8") == ""
+
+
+def test_the_same_output_twice_is_refused(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(games[0]) + "\n", encoding="utf-8")
+    out_file = tmp_path / "out.jsonl"
+    code, out, err = invoke(
+        "check",
+        str(path),
+        "--write-legal",
+        str(out_file),
+        "--write-illegal",
+        f"{tmp_path}/./out.jsonl",
+    )
+    assert code == 2 and out == ""
+    one_line(err, "both name")
+    assert not out_file.exists()
+
+
+def test_outputs_replace_the_old_file_whole(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(g) + "\n" for g in games), encoding="utf-8")
+    target = tmp_path / "legal.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    code, _, err = invoke("check", str(path), "--write-legal", str(target))
+    assert code == 0, err
+    assert [json.loads(line) for line in target.read_text().splitlines()] == games
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "legal.jsonl"]
+
+
+def test_a_lone_surrogate_is_written_as_an_escape(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    record = dict(games[0], meta={"note": "LONE"})
+    text = json.dumps(record, indent=2).replace("LONE", "\\ud800")  # a file over many lines
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    target = tmp_path / "out.jsonl"
+    code, _, err = invoke("check", str(tmp_path / "r.json"), "--write-legal", str(target))
+    assert code == 0, err
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 and "\\ud800" in lines[0]
+    assert json.loads(lines[0])["meta"]["note"] == "\ud800"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_one_line_and_exit_2(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(games[0]), encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        for args in (
+            ("check", str(path)),
+            ("check", "--json", str(path)),
+            ("replay", str(path)),
+            ("legal", str(path)),
+            ("simulate", "--count", "3"),
+        ):
+            done = subprocess.run(
+                [*command(), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT
+            )
+            assert done.returncode == 2, (args, done.stderr)
+            one_line(done.stderr, "No space left on device")
+    done = run("check", str(path), "--write-illegal", "/dev/full", "--write-legal", "/dev/full")
+    assert done.returncode == 2
+    done = run("check", str(path), "--write-legal", "/dev/full")
+    assert done.returncode == 2
+    one_line(done.stderr, "--write-legal: cannot write /dev/full: No space left on device")
+
+
+def test_an_output_that_cannot_be_made_leaves_no_temporary_file(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(games[0]) + "\n", encoding="utf-8")
+    code, out, err = invoke(
+        "check",
+        str(path),
+        "--write-illegal",
+        str(tmp_path / "illegal.jsonl"),
+        "--write-legal",
+        str(tmp_path / "no" / "legal.jsonl"),
+    )
+    assert code == 2 and out == ""
+    one_line(err, "--write-legal: cannot write")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]

@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import DISPUTE
+from conftest import DISPUTE, MARKUP_NAMES, with_loser_named
 
 from adjudicator.cli.commands import main
+from adjudicator.play.adjudicate import adjudicate
+from adjudicator.render import export
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +48,6 @@ def test_ruling_export(
 
 def test_the_ruling_frames_the_violation_in_red() -> None:
     from adjudicator.bulk import document_from_text
-    from adjudicator.play.adjudicate import adjudicate
     from adjudicator.render import export
 
     text = (ROOT / "sample_games" / "illegal_phase2_beat.json").read_text(encoding="utf-8")
@@ -234,3 +235,31 @@ def test_patches_give_back_what_they_were_made_from() -> None:
     for before, after in pairs:
         patch = json.loads(json.dumps(_diff(before, after)))  # as the page reads it
         assert json.dumps(patched(before, patch)) == json.dumps(after), (before, after)
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("name", MARKUP_NAMES)
+def test_a_name_is_text_in_the_html_ruling(
+    tmp_path: Path, games: list[dict[str, Any]], name: str
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(with_loser_named(games[0], name)), encoding="utf-8")
+    page = tmp_path / "r.html"
+    code, _, err = invoke("replay", str(path), "--html", str(page))
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(with_loser_named(games[0], "Plain")), encoding="utf-8")
+    invoke("replay", str(plain), "--html", str(tmp_path / "plain.html"))
+    reference = (tmp_path / "plain.html").read_text(encoding="utf-8")
+    # Record text lives only in the embedded JSON (and the escaped title): cut those out and
+    # the page is the same page, whatever the names say.
+    assert export.skeleton(html) == export.skeleton(reference)
+    embedded = export.embedded(html)
+    assert "<" not in embedded and ">" not in embedded
+    assert name in json.dumps(json.loads(embedded), ensure_ascii=False)

@@ -7,11 +7,18 @@ press keys and read it, and the app's frame number.
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from conftest import MARKUP_NAMES, with_loser_named
 
 from adjudicator.bulk import document_from_text
+from adjudicator.cli.commands import main
 from adjudicator.play.adjudicate import Report, adjudicate
 from adjudicator.render.tui import ReplayApp
 
@@ -130,7 +137,6 @@ def test_quit_ends_the_app() -> None:
 
 
 def test_the_command_starts_the_app_at_the_step_asked(monkeypatch) -> None:
-    from adjudicator.cli.commands import main
     from adjudicator.render import tui
 
     started: list[ReplayApp] = []
@@ -179,8 +185,6 @@ def test_go_to_an_action_by_number_and_keys_shown() -> None:
 
 
 def test_interactive_without_a_terminal_says_so_and_does_not_start(tmp_path: Path) -> None:
-    import subprocess
-    import sys
 
     out = tmp_path / "out.txt"
     with out.open("w") as sink:
@@ -206,3 +210,20 @@ def test_interactive_without_a_terminal_says_so_and_does_not_start(tmp_path: Pat
         "leave it out to print the replay"
     ]
     assert out.read_text() == ""
+
+
+@pytest.mark.parametrize("name", MARKUP_NAMES)
+def test_a_name_is_text_in_the_interactive_replay(games: list[dict[str, Any]], name: str) -> None:
+    document = document_from_text(json.dumps(with_loser_named(games[0], name)))
+    app = ReplayApp("r.json", adjudicate(document, steps=True), viewer=name)
+
+    async def go() -> None:
+        async with app.run_test(size=(110, 60)) as pilot:
+            await pilot.pause()
+            assert name in app.shown["step"]  # the start: the players' table
+            assert name in app.shown["where"]
+            await pilot.press("end")
+            await pilot.pause()
+            assert f"{name} is the loser" in app.shown["step"]
+
+    asyncio.run(go())

@@ -65,3 +65,9 @@ def test_messages_are_cut_at_300_characters() -> None:
     with pytest.raises(RecordError) as caught:
         load_record("/" + "d" * 4000 + "/r.json")
     assert len(str(caught.value)) <= MESSAGE_MAX
+
+
+def test_printable_leaves_plain_names_alone() -> None:
+    assert limits.printable("games/Åsa 1.json") == "games/Åsa 1.json"
+    assert limits.printable("a\nb") == '"a\\nb"'
+    assert limits.printable("x\udcff.json") == '"x\\udcff.json"'
