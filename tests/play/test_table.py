@@ -1,30 +1,26 @@
-"""The Table at its boundary, events and their words, the service behind every edge.
+"""The Table at its boundary, events and their words.
 
 The Table is checked against adjudicate and legal over simulated games in
 tests/engine/test_properties.py; here are the edges a person meets: a bad seat or card, a
-refused action, a copy, the JSON the command line prints, the engine's bars.
+refused action, a copy, a table from no game.  The service behind every edge is
+tests/service/test_service.py.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from adjudicator import (
     AdjudicatorError,
     IllegalActionError,
     Table,
-    adjudicate,
     load_record,
-    service,
 )
 from adjudicator.actions import Action
 from adjudicator.cards import parse_card
-from adjudicator.cli.commands import main
 from adjudicator.engine import events as ev
 from adjudicator.invalid import MESSAGE_MAX
 from adjudicator.play import words
@@ -33,7 +29,6 @@ from adjudicator.record import load
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_games"
-PACKAGE = ROOT / "adjudicator"
 
 
 @pytest.fixture
@@ -111,65 +106,6 @@ def test_adjudicate_does_not_edit_its_input() -> None:
     report = adjudicate_session(session)
     assert report.status == "legal"
     assert session.games[2].first_leader == before
-
-
-def _cli(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args))
-    return result.stdout
-
-
-def test_check_json_and_legal_json_are_the_service_results_through_one_serializer() -> None:
-    path = str(SAMPLES / "illegal_phase2_beat.json")
-    game = load_record(path)
-    assert _cli("check", "--json", path).strip() == service.dumps(service.check_game(game, path))
-    printed = json.loads(_cli("legal", "--json", "--at", "2", path))  # before the 2nd action
-    assert printed == service.position(game, 1, path).model_dump(mode="json")
-    assert printed["legal"] == ["B pick"] and printed["file"] == path
-
-
-def test_a_verdict_leaves_out_the_keys_the_contract_leaves_out() -> None:
-    report = adjudicate(load_record(SAMPLES / "illegal_phase2_beat.json"))
-    out = service.verdict("f", report).model_dump(mode="json")
-    assert "line" not in out and "with_unseen" not in out["violations"][0]
-    assert list(out) == [
-        *("file", "status", "variant", "actions", "applied", "finished", "loser", "losers"),
-        *("violations", "undetermined", "error"),
-    ]
-    invalid = service.verdict("f", None, "bad", line=3).model_dump(mode="json")
-    assert (invalid["status"], invalid["error"], invalid["line"]) == ("invalid", "bad", 3)
-
-
-def test_variants_and_explanations_are_data() -> None:
-    every = service.variants()
-    assert [v.name for v in every][:2] == ["pagat", "helmfrid"]
-    goat = service.variant("goat")
-    assert {o.name for o in goat.options} >= {"first_lead", "pick_from"}
-    with pytest.raises(service.UnknownTopic, match="'nosuch' is not a variant"):
-        service.variant("nosuch")
-    rule = service.explain("phase2.beat")
-    assert isinstance(rule, service.RuleExplanation) and rule.samples
-    option = service.explain("pick_from")
-    assert isinstance(option, service.OptionExplanation)
-    assert [v.variant for v in option.by_variant] == [v.name for v in every]
-    with pytest.raises(service.UnknownTopic, match=r"did you mean phase2\.beat"):
-        service.explain("phase2.bet")
-
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-    return found
-
-
-def test_the_library_does_not_depend_on_click() -> None:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if "cli" not in path.relative_to(PACKAGE).parts:  # the command line's own package
-            assert "click" not in {m.split(".")[0] for m in _imports(path)}, path.name
 
 
 def test_a_table_set_from_no_game_is_a_type_error() -> None:

@@ -215,3 +215,20 @@ def test_the_command_line_is_a_package() -> None:
 if __name__ == "__main__":
     for source, targets in sorted(graph().items()):
         print(source, "->", ", ".join(sorted(targets)) or "(nothing of the package)")
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_the_library_does_not_depend_on_click() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "cli" not in path.relative_to(PACKAGE).parts:  # the command line's own package
+            assert "click" not in {m.split(".")[0] for m in _imports(path)}, path.name
