@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from adjudicator import engine
-from adjudicator.play.adjudicate import Report, adjudicate, adjudicate_session
-from adjudicator.record import RecordError, Session, load, load_record
+from adjudicator.play.adjudicate import Report, adjudicate
+from adjudicator.record import RecordError, load_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,38 +95,6 @@ def test_winner_may_not_sluff_to_a_trick_known_to_be_the_last() -> None:
     report = run(with_actions(record, "B sluff 2C"))
     assert first(report) == ("phase1.sluff.final", 5)
     assert run(with_actions(record, "B take")).violations == []
-
-
-# --- 2. a session game whose leader is unknown is not judged on turn order -----------
-
-
-def _session(leaders: dict[int, str | None]) -> Session:
-    """The three-game Goat session with game ``k``'s ``first_leader`` written (or removed)."""
-    data = json.loads((ROOT / "sample_games" / "goat_session_3_games.json").read_text("utf-8"))
-    for k, name in leaders.items():
-        data["games"][k].pop("first_leader", None)
-        if name is not None:
-            data["games"][k]["first_leader"] = name
-    session = load(data)
-    assert isinstance(session, Session)
-    return session
-
-
-def test_game_after_an_unplayed_game_is_not_judged_on_turn_order() -> None:
-    session = _session({1: "Anna", 2: None})  # Anna is not the Goat (Dag)
-    report = adjudicate_session(session)
-    assert [(v.rule, v.game) for v in report.violations] == [("session.first_leader", 1)]
-    third = report.games[2]
-    assert third.violations == []
-    assert [(u.rule, u.index) for u in third.undetermined] == [("session.first_leader", None)]
-    assert "Cai, who acts first, is taken to lead" in third.undetermined[0].message
-
-
-def test_a_named_leader_is_judged_even_after_an_unplayed_game() -> None:
-    session = _session({1: "Anna", 2: "Bo"})  # Cai acts first in game 2
-    third = adjudicate_session(session).games[2]
-    assert third.undetermined == []
-    assert first(third) == ("turn.order", 0)
 
 
 # --- 3. a card played from a hidden card uses it up ------------------------------------
