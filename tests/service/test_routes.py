@@ -1,10 +1,9 @@
 """The page's one dispatcher (what the in-browser engine runs) answers as the HTTP API does,
-and the server serves the page installable: manifest, icons, service worker."""
+and cuts its errors as the rest of the package does."""
 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from conftest import DISPUTE
@@ -60,25 +59,6 @@ def test_the_dispatcher_never_raises() -> None:
     assert json.loads(answer("POST", "/api/legal", "", None)[1]) == {
         "error": "body: empty; send one record as JSON"
     }
-
-
-def test_the_server_serves_the_page_installable() -> None:
-    page = client.get("/").text
-    assert '<meta name="adjudicator-engine" content="server">' in page
-    assert '<link rel="manifest" href="manifest.webmanifest">' in page
-    assert 'src="static/app.js"' in page  # relative: the same page from a sub-folder too
-    manifest = client.get("/manifest.webmanifest").json()
-    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
-    for icon in manifest["icons"]:
-        got = client.get("/" + icon["src"])
-        assert got.status_code == 200 and got.headers["content-type"] == icon["type"]
-    worker = client.get("/sw.js")
-    assert worker.headers["content-type"].startswith("text/javascript")
-    listed = json.loads(re.search(r"const FILES = (\[.*?\]);", worker.text).group(1))  # type: ignore[union-attr]
-    assert {"./", "static/app.js", "static/engine.js", "static/style.css"} <= set(listed)
-    assert "/api/" not in worker.text.split("const FILES", 1)[1].split(";", 1)[0]
-    for path in listed:
-        assert client.get("/" + path.removeprefix("./")).status_code == 200, path
 
 
 def test_the_apis_errors_are_cut_too() -> None:

@@ -1,8 +1,10 @@
-"""The HTTP API gives what the CLI gives; errors are one JSON line; nothing leaks or crashes."""
+"""The HTTP API gives what the CLI gives; errors are one JSON line; nothing leaks or crashes;
+the page is served installable (manifest, icons, service worker)."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -266,3 +268,24 @@ def test_the_servers_own_errors_are_cut() -> None:
 
     answer = TestClient(app).get("/" + "n" * 10_000)
     assert answer.status_code == 404 and len(answer.json()["error"]) <= MESSAGE_MAX
+
+
+def test_the_server_serves_the_page_installable() -> None:
+    """The page, its manifest, icons and service worker, as a browser asks for them."""
+    client = TestClient(app)
+    page = client.get("/").text
+    assert '<meta name="adjudicator-engine" content="server">' in page
+    assert '<link rel="manifest" href="manifest.webmanifest">' in page
+    assert 'src="static/app.js"' in page  # relative: the same page from a sub-folder too
+    manifest = client.get("/manifest.webmanifest").json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    for icon in manifest["icons"]:
+        got = client.get("/" + icon["src"])
+        assert got.status_code == 200 and got.headers["content-type"] == icon["type"]
+    worker = client.get("/sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    listed = json.loads(re.search(r"const FILES = (\[.*?\]);", worker.text).group(1))  # type: ignore[union-attr]
+    assert {"./", "static/app.js", "static/engine.js", "static/style.css"} <= set(listed)
+    assert "/api/" not in worker.text.split("const FILES", 1)[1].split(";", 1)[0]
+    for path in listed:
+        assert client.get("/" + path.removeprefix("./")).status_code == 200, path
