@@ -2,9 +2,9 @@
 rest of a ruling's words, the ``legal`` listing, numbers and an unknown language.
 
 The place (a JSON path, a field name) and the value as written stay as they are; the
-sentence around them is the language's.  English is pinned elsewhere (test_invalid,
-test_one_error and the conformance vectors); here it is the yardstick the others differ
-from.
+sentence around them is the language's.  English is pinned elsewhere
+(tests/cli/test_bad_input.py, tests/values/test_invalid.py and the conformance vectors);
+here it is the yardstick the others differ from.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 ``variants``, ``/api/explain`` and ``/api/variants`` say them in the language chosen.
 
 Rule ids, option names and values, the titles of the rule texts and their sections stay as
-they are; ``docs/rules.md`` is generated in English (test_docs holds it to that)."""
+they are; ``docs/rules.md`` is generated in English (tests/structure/test_docs.py holds it
+to that)."""
 
 from __future__ import annotations
 
