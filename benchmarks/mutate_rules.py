@@ -61,13 +61,13 @@ TARGETS: dict[str, tuple[str, ...]] = {
 skipped silently."""
 
 TESTS = (
-    "tests/test_fast_paths.py",
-    "tests/test_samples.py",
-    "tests/test_violations.py",
-    "tests/test_phase_two_options.py",
-    "tests/test_phase_one_all.py",
-    "tests/test_new_rules.py",
-    "tests/test_low_cards.py",
+    "tests/engine/test_fast_paths.py",
+    "tests/cli/test_samples.py",
+    "tests/engine/test_violations.py",
+    "tests/engine/test_phase_two.py",
+    "tests/engine/test_phase_one_all.py",
+    "tests/engine/test_new_rules.py",
+    "tests/engine/test_intermission.py",
 )
 
 PYTEST = (

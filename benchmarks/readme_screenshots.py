@@ -16,8 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = [
-    "tests/test_web_page.py::test_the_readme_dispute_by_taps_alone[phone]",
-    "tests/test_web_page.py::test_dark_mode_keeps_red_and_black_suits_readable",
+    "tests/web/test_page.py::test_the_readme_dispute_by_taps_alone[phone]",
+    "tests/web/test_page.py::test_dark_mode_keeps_red_and_black_suits_readable",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Small shared helpers for the tests: record builders and an engine walker, and the two
+"""Small shared helpers for the tests in every folder: record builders, an engine walker,
+the random legal games the property tests draw, records with hostile names, and the
 fixtures every browser test module shares.
 
 Test modules import the helpers with ``from conftest import ...`` (pytest puts
@@ -9,18 +10,23 @@ own of the same name uses its own.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 from adjudicator import engine
-from adjudicator.actions import Action
-from adjudicator.cards import FULL_PACK, card_code, parse_card, rank
-from adjudicator.engine.state import State
+from adjudicator.actions import ACTS, Action
+from adjudicator.cards import FULL_PACK, Card, card_code, parse_card, rank
+from adjudicator.engine.state import PHASE_TWO, State
 from adjudicator.play.adjudicate import Report, adjudicate
-from adjudicator.record import FORMAT, load_record
+from adjudicator.play.simulate import random_game, simulate
+from adjudicator.record import FORMAT, Game, load_record
+from adjudicator.rules.presets import PRESETS
 
 DISPUTE: dict[str, Any] = {
     "format": "skitgubbe-record/1",
@@ -227,6 +233,133 @@ def qr_drawn(page: Any) -> list[str]:
         f"M{c + 4} {r + 4}h1v1h-1z" for r in range(size) for c in range(size) if rows[r][c] == "1"
     ), "the path is squares of dark modules, nothing else"
     return ["".join(row) for row in rows]
+
+
+# --- random legal games, shared by the property tests (tests/engine/) and the Table's
+# (tests/play/test_irregular.py)
+
+MAX_PLAYERS = 6
+TABLES = [
+    (name, players)
+    for name, preset in sorted(PRESETS.items())
+    for players in range(
+        preset.options.min_players, min(preset.options.max_players, MAX_PLAYERS) + 1
+    )
+] + [
+    (name, low)
+    for name, preset in sorted(PRESETS.items())
+    for low, _ in preset.by_players
+    if low > MAX_PLAYERS
+]
+"""Every (variant, player count) the properties are drawn over, and each larger table where a
+preset's options change (the Goat's two packs from seven players)."""
+
+tables = st.sampled_from(TABLES)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def play(table: tuple[str, int], seed: int) -> tuple[dict[str, Any], Game]:
+    """The simulated game of ``table`` for ``seed``."""
+    variant, players = table
+    return random_game(variant, players, random.Random(seed))
+
+
+def key(action: Action) -> tuple[Any, ...]:
+    """What makes two actions the same action (card order aside)."""
+    return (action.player, action.act, tuple(sorted(action.cards)), action.to)
+
+
+def named_cards(state: State, action: Action) -> tuple[Card, ...]:
+    """The cards a listed cardless dare or pick moves: what naming them must say.
+
+    Found by applying the action to a copy where that is plain (a dare takes its
+    card from the stock, a pick in phase two puts its cards into the picker's
+    hand), and cross-checked with the engine's own answer.
+    """
+    moved = engine.moved_cards(state, action)
+    if state.phase == PHASE_TWO and action.act == "pick":
+        after = state.clone()
+        engine.apply(after, action)
+        got = Counter(after.hands[action.player]) - Counter(state.hands[action.player])
+        assert sorted(got.elements()) == sorted(moved), (action, moved)
+    return tuple(sorted(moved))
+
+
+def listed(state: State) -> tuple[list[Action], set[tuple[Any, ...]]]:
+    """``legal_actions`` and the keys of every action it stands for.
+
+    A cardless pick or dare also stands for the same act naming exactly the
+    right cards.
+    """
+    actions = engine.legal_actions(state)
+    keys = {key(a) for a in actions}
+    for a in actions:
+        if a.act in ("pick", "dare") and not a.cards:
+            keys.add(key(a._replace(cards=named_cards(state, a))))
+    return actions, keys
+
+
+def unlisted(
+    state: State, actions: list[Action], keys: set[tuple[Any, ...]], rng: random.Random, k: int
+) -> list[Action]:
+    """Up to ``k`` random actions that ``legal_actions`` does not list.
+
+    Three kinds: a listed action by another player; the player to move with
+    other cards (none, one or two from the whole pack); and any act of the
+    format, a deal included.
+    """
+    n = state.n
+    mover = state.turn if state.turn is not None else rng.randrange(n)
+    found: list[Action] = []
+    for _ in range(20 * k):
+        if len(found) >= k:
+            break
+        kind = rng.randrange(3)
+        if kind == 0 and actions and n > 1:
+            base = rng.choice(actions)
+            other = rng.choice([p for p in range(n) if p != base.player])
+            candidate = base._replace(player=other)
+        else:
+            act = rng.choice(ACTS if kind == 2 else ("play", "pick", "dare"))
+            cards = tuple(rng.sample(FULL_PACK, rng.choice((0, 1, 1, 2))))
+            if act == "deal":
+                candidate = Action(mover, act, (), ((rng.randrange(n), cards),))
+            else:
+                candidate = Action(mover, act, cards)
+        if key(candidate) not in keys:
+            found.append(candidate)
+    return found
+
+
+# --- records whose names are hostile (issue 23), shared by the command line's, the
+# renderers' and the bulk run's tests
+
+MARKUP_NAMES = ["[link=javascript:alert(1)]B[/link]", "[reverse]Bo", "[/]"]
+"""Player names that rich would read as markup: each must be shown as written."""
+
+
+def renamed(value: Any, old: str, new: str) -> Any:
+    """``value`` (a record) with the player ``old`` called ``new`` everywhere."""
+    if isinstance(value, str):
+        if value == old:
+            return new
+        return new + value[len(old) :] if value.startswith(old + " ") else value
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {renamed(k, old, new): renamed(v, old, new) for k, v in value.items()}
+    return value
+
+
+def with_loser_named(record: dict[str, Any], name: str) -> dict[str, Any]:
+    """The record with its loser called ``name``: the name shows in every verdict."""
+    return renamed(record, record["result"]["loser"], name)
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict[str, Any]]:
+    """A few simulated, legal, finished records."""
+    return list(simulate("pagat", 3, 23, 4))
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:

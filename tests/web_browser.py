@@ -19,10 +19,14 @@ import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
+
+LAYOUT = (Path(__file__).parent / "web" / "web_layout.js").read_text(encoding="utf-8")
+"""The layout checks every browser test runs on a page (``page.evaluate(LAYOUT)``)."""
 
 ARGS = [
     "--no-sandbox",

@@ -4,7 +4,8 @@ house rule"); edit RuleOptions, never this file.
 
 One slot a field of :class:`~adjudicator.rules.options.RuleOptions`, read by the
 compiled engine as directly as a local (a pydantic model's attribute is a lookup
-through its ``__dict__``); ``tests/test_native.py`` holds this file to its generator.
+through its ``__dict__``); ``tests/structure/test_native.py`` holds this file to its
+generator.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ PLAIN_PLAY: dict[str, str] = {"high_trump": "none"}
 :func:`~adjudicator.engine.phase_two.beats` (and whose turn and hand it is), each with that
 value: ``State.plain_play`` is computed from them once.  Every option that
 :func:`~adjudicator.engine.phase_two.check` reads is either here or shown harmless to the
-fast path in ``tests/test_fast_paths.py``, which fails on one that is neither."""
+fast path in ``tests/engine/test_fast_paths.py``, which fails on one that is neither."""
 
 FIELDS: tuple[str, ...] = (
     "acts",

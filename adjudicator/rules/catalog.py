@@ -144,7 +144,7 @@ GROUPS: tuple[Group, ...] = (
         "Ties are played off as the options say (`tie_rule`, `tie_resolution`) and\n"
         "phase one ends as `phase_one_end` says; those are not separate checks but\n"
         "decide whose turn it is, so a wrong player is caught by `turn.order`\n"
-        "(`tests/test_phase_one_all.py` covers each option).",
+        "(`tests/engine/test_phase_one_all.py` covers each option).",
     ),
     Group("deal", N_("Deals: shuffles the rules leave to chance")),
     Group(

@@ -590,7 +590,7 @@ def engine_source() -> str:
 
     ``python -c "from adjudicator.rules.options import engine_source as s; print(s(), end='')"
     > adjudicator/engine/option_fields.py`` writes it after an option is added
-    (docs/development.md); ``tests/test_native.py`` fails until it is.
+    (docs/development.md); ``tests/structure/test_native.py`` fails until it is.
     """
     annotations = []
     for name, field in RuleOptions.model_fields.items():
@@ -609,7 +609,8 @@ def engine_source() -> str:
         "\n"
         "One slot a field of :class:`~adjudicator.rules.options.RuleOptions`, read by the\n"
         "compiled engine as directly as a local (a pydantic model's attribute is a lookup\n"
-        "through its ``__dict__``); ``tests/test_native.py`` holds this file to its generator.\n"
+        "through its ``__dict__``); ``tests/structure/test_native.py`` holds this file to its\n"
+        "generator.\n"
         '"""\n'
         "\n"
         "from __future__ import annotations\n"

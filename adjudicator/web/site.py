@@ -79,7 +79,7 @@ import rich, click, textual, FastAPI or Dask, none of which the phone gets, or r
 processes).  The core (:mod:`adjudicator.service` and what it imports) stays."""
 
 MAX_SIZE = 20_000_000
-"""The bar for the whole folder, in bytes (20 MB; held by tests/test_site.py)."""
+"""The bar for the whole folder, in bytes (20 MB; held by tests/web/test_site.py)."""
 
 
 class SiteError(AdjudicatorError):

@@ -34,7 +34,7 @@ whose message runs over lines or past 1,000 characters, or a worker that hangs
 printed with the indices that reproduce them.
 
 Not collected by pytest (the file name does not start with ``test_``);
-``tests/test_fuzz_smoke.py`` runs a few hundred inputs of it in the suite.
+``tests/fuzz/test_fuzz_smoke.py`` runs a few hundred inputs of it in the suite.
 """
 
 from __future__ import annotations
@@ -684,7 +684,7 @@ ODD_NAMES = [
     "[/]",
     "[link=javascript:alert(1)]B[/link]",
     "[reverse]Bo",
-    "A\u00b7B",  # names with control or format characters are invalid: test_reader.py
+    "A\u00b7B",  # names with control or format characters are invalid: tests/record/test_build.py
     "Cai\u0301",
     "Åsa",
     "李",

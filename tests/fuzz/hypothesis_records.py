@@ -7,7 +7,7 @@ The same judge as ``fuzz_records.py`` (one verdict per input, one line when
 invalid, printable both ways), on three kinds of input hypothesis builds and
 shrinks: any JSON value, any bytes, and a simulated record with one field
 replaced by any JSON value.  Escapes already known (and held as strict xfail
-tests in ``tests/test_fuzz_regressions.py``) pass here, so that a run looks
+tests in ``tests/fuzz/test_fuzz_regressions.py``) pass here, so that a run looks
 for new ones.  pytest collects this file only when it is named.
 """
 

@@ -1,0 +1,461 @@
+"""Records from other apps' logs and from the page's link (issue 40): the registry, the
+link, goat-events (each event's mapping, the inferences and their errors), lenient and
+strict, ``--from`` on check, replay and legal.
+
+The logs in tests/importers/import_logs/ are the project's own: games played by the engine under
+the app's rules and written in the app's event shape (benchmarks/import_speed.py's
+writer), then edited by hand: a lobby with a leave, fields the importer does not know,
+a draw logged late, a card that is none, an event nobody could make.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator import importers
+from adjudicator.cli.commands import main
+from adjudicator.importers import ImportOptions, goat_events, link
+from adjudicator.importers.goat_events import convert
+from adjudicator.invalid import RecordError
+from adjudicator.record import load_record
+
+LOGS = Path(__file__).parent / "import_logs"
+LEGAL = LOGS / "goat_3p.json"
+TEXT_ONLY = LOGS / "goat_2p_text_only.json"
+BATCH = LOGS / "goat_batch.jsonl"
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def message(path: Path = LEGAL) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def events_of(kind: str, log: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in log["events"] if e["type"] == kind]
+
+
+# --- goat-events: each event's mapping ------------------------------------------------
+
+
+def test_the_seats_follow_the_lobby_a_leave_gives_the_last_joined_the_seat() -> None:
+    record = convert(message(), ImportOptions())
+    # u-anna, u-gone, u-cai and u-bo joined; u-gone (seat 1) left: u-bo, the last to
+    # join, sits there
+    assert record["players"] == ["u-anna", "u-bo", "u-cai"]
+    assert record["first_leader"] == "u-anna" and record["dealer"] == "u-cai"
+    assert record["variant"] == "goat"
+    assert record["options"] == {
+        "decks": 1,
+        "aces_low": False,
+        "high_trump": "none",
+        "low_cards": 6,
+        "sluff_final": False,
+    }
+
+
+def test_names_replace_the_user_ids_in_seat_order() -> None:
+    record = convert(message(), ImportOptions(names=("Anna", "Bo", "Cai")))
+    assert record["players"] == ["Anna", "Bo", "Cai"]
+    assert record["meta"]["users"] == ["u-anna", "u-bo", "u-cai"]
+    assert all(a.split()[0] in ("Anna", "Bo", "Cai") for a in record["actions"])
+
+
+def test_each_event_becomes_its_action() -> None:
+    log = message()
+    record = convert(log, ImportOptions())
+    acts = [a.split() for a in record["actions"]]
+    dreck_at = next(i for i, a in enumerate(acts) if a[1] == "deal")
+    one, two = acts[:dreck_at], acts[dreck_at + 1 :]
+    assert [a[2] for a in one if a[1] == "play"] == [e["card"] for e in events_of("playCard", log)]
+    assert [a[2] for a in one if a[1] == "dare"] == [e["card"] for e in events_of("playTop", log)]
+    sluffs = [(a[0], a[2]) for a in one if a[1] == "sluff"]
+    seats = record["players"]
+    assert sluffs == [(seats[e["player"]], e["card"]) for e in events_of("slough", log)]
+    assert sum(a[1] == "pick" for a in two) == len(events_of("pickUp", log))
+    runs = [(a[2], a[-1]) for a in two if a[1] == "play"]
+    assert runs == [(e["lo"], e["hi"]) for e in events_of("playRun", log)]
+    # a run is every card from lo to hi
+    longest = max((a for a in two if a[1] == "play"), key=len)
+    assert len(longest) - 2 >= 2
+    # the dreck: one deal by the first leader, each receiver's cards as logged
+    deal = acts[dreck_at]
+    assert deal[0] == "u-anna"
+    received = events_of("receiveDreck", log)
+    assert deal[2:] == [f"{seats[e['player']]}:{','.join(e['dreck'])}" for e in received]
+    # the trump turned is the deck's first card (set aside); the first play is seat 0's
+    assert record["deck"].split()[0] == events_of("revealTrump", log)[0]["trump"]
+    assert acts[0][0] == "u-anna"
+
+
+def test_the_deck_is_the_draws_dealt_and_ordered_as_the_rules_draw() -> None:
+    log = message()
+    record = convert(log, ImportOptions())
+    deck = record["deck"].split()
+    draws: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    for e in events_of("draw", log):
+        draws[e["player"]].append(e["card"])
+    # the deal: three each, one at a time from seat 0 (the last seat deals)
+    assert deck[1:10] == [draws[s][k] for k in range(3) for s in (0, 1, 2)]
+    # the log has one draw late (after the other player's): the deck puts it where the
+    # rules draw it, so it is not the log's order, and the game checks legal
+    naive = goat_events._Game(log["events"], ImportOptions(), None)._deck()
+    assert deck != naive and sorted(deck) == sorted(naive)
+    assert load_record(record).deck is not None
+    assert run("check", "--from", "goat-events", str(LEGAL)).exit_code == 0
+
+
+def test_unknown_fields_are_kept_under_source() -> None:
+    record = convert(message(), ImportOptions())
+    kept = record["meta"]["_source"]
+    assert kept["message"] == {"server": "goat.example"}
+    assert kept["events"]["5"] == {"clientTime": 1732790000}
+    assert record["meta"]["game_id"] == "g-legal"
+
+
+def test_an_unfinished_log_leaves_what_was_never_drawn_unknown() -> None:
+    log = message()
+    start = next(i for i, e in enumerate(log["events"]) if e["type"] == "start")
+    log["events"] = log["events"][: start + 20]
+    record = convert(log, ImportOptions())
+    deck = record["deck"].split()
+    assert deck[0] == "??" and deck.count("??") > 30 and len(deck) == 52
+    assert load_record(record).deck is not None  # a valid record, its unknowns '??'
+
+
+# --- goat-events: what cannot be converted is one line naming the event ----------------
+
+
+def broken(log: dict[str, Any]) -> str:
+    with pytest.raises(goat_events.Broken) as caught:
+        convert(log, ImportOptions())
+    return str(caught.value)
+
+
+def test_an_event_nobody_could_make_names_its_index() -> None:
+    games = list(importers.read("goat-events", str(BATCH), ImportOptions()))
+    nobody = next(g for g in games if g.name.endswith("#g-nobody"))
+    assert nobody.record is None
+    assert nobody.error == (
+        "events[9]: no player could have made this pickUp here: there is no trick to pick up"
+    )
+
+
+def test_a_play_after_the_game_is_over_names_its_index() -> None:
+    log = message()
+    log["events"].append({"type": "pickUp"})
+    last = len(log["events"]) - 1
+    assert broken(log) == (
+        f"events[{last}]: no player could have made this pickUp here: the game is already over"
+    )
+
+
+def test_part_one_ended_early_by_the_log_is_named() -> None:
+    log = message()
+    reveal = next(i for i, e in enumerate(log["events"]) if e["type"] == "revealTrump")
+    log["events"].insert(12, log["events"].pop(reveal))
+    assert broken(log).startswith("events[12]: the app ends part one here, the rules do not")
+
+
+def test_redacted_events_and_odd_shapes_are_named() -> None:
+    log = message()
+    log["events"][9] = {"type": "redactedDraw", "player": 0}
+    assert broken(log).startswith("events[9]: redactedDraw hides its cards")
+    log = message()
+    log["events"][9] = {"type": "teleport"}
+    assert broken(log) == "events[9]: 'teleport' is no event of the app"
+    log = message()
+    log["events"].insert(7, {"type": "join", "userId": "late"})
+    assert broken(log) == "events[7]: join after the game's 'start'"
+    log = message()
+    log["events"][5]["numDecks"] = 3
+    assert broken(log) == "events[5].numDecks: 3: the record format holds one pack or two"
+    log = message()
+    draws = [i for i, e in enumerate(log["events"]) if e["type"] == "draw"]
+    log["events"][draws[1]]["card"] = log["events"][draws[0]]["card"]
+    assert "comes out more often than 1 pack(s) hold it" in broken(log)
+    assert broken({"type": "replay", "events": [{"type": "join", "userId": "a"}]}) == (
+        "events: no 'start': the game never began"
+    )
+
+
+def test_names_must_match_the_seats() -> None:
+    with pytest.raises(goat_events.Broken, match=r"--names: 2 names for 3 players"):
+        convert(message(), ImportOptions(names=("A", "B")))
+
+
+def test_a_card_not_held_is_an_event_nobody_could_make() -> None:
+    log = message()
+    plays = [i for i, e in enumerate(log["events"]) if e["type"] == "playCard"]
+    log["events"][plays[0]]["card"] = "AS" if log["events"][plays[0]]["card"] != "AS" else "KS"
+    assert f"events[{plays[0]}]: no player could have made this playCard here" in broken(log)
+
+
+def test_a_rule_broken_ends_the_record_there_and_keeps_the_rest(tmp_path: Path) -> None:
+    log = message()
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    assert log["events"][at] == {"type": "slough", "player": 2, "card": "7S"}
+    log["events"][at]["card"] = "KC"  # held, but no king is in the trick: sluff.rank
+    record = convert(log, ImportOptions())
+    assert record["actions"][-1] == "u-cai sluff KC"
+    kept = record["meta"]["_source"]["unconverted"]
+    assert kept["from"] == at + 1 and kept["events"] == log["events"][at + 1 :]
+    assert f"events[{at}] breaks the app's rules" in record["meta"]["notes"]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    result = run("check", "--from", "goat-events", str(path))
+    assert result.exit_code == 1 and "phase1.sluff" in result.output
+
+
+# --- the rules: the app's, or the text's letter -----------------------------------------
+
+
+def test_rules_text_names_where_the_app_departs() -> None:
+    app = run("check", "--from", "goat-events", str(TEXT_ONLY))
+    assert app.exit_code == 0, app.output
+    text = run("check", "--from", "goat-events", "--rules", "text", str(TEXT_ONLY))
+    assert text.exit_code == 1
+    assert "phase1.sluff.final" in text.output
+    assert convert(message(TEXT_ONLY), ImportOptions(rules="text"))["options"]["sluff_final"]
+
+
+def test_import_explain_prints_both_rule_sets() -> None:
+    result = run("import", "--explain", "goat-events")
+    assert result.exit_code == 0
+    assert "sluff_final: false / true" in result.output
+    assert "low_cards: 6 / 6 (6 / 12)" in result.output
+
+
+# --- lenient and strict -----------------------------------------------------------------
+
+
+def test_lenient_goes_on_past_a_broken_game_and_exits_2() -> None:
+    result = run("import", "goat-events", str(BATCH))
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["meta"]["game_id"] == "g-legal"
+    errors = [line for line in result.stderr.splitlines() if "#g-" in line]
+    assert [e.split(":")[0].rsplit("#")[-1] for e in errors] == ["g-badcard", "g-nobody"]
+    assert "1 game converted; 2 games could not be converted" in result.stderr
+
+
+def test_strict_stops_at_the_first_broken_game() -> None:
+    result = run("import", "--strict", "goat-events", str(BATCH))
+    assert result.exit_code == 2
+    assert len(result.stdout.splitlines()) == 1
+    assert "g-badcard" in result.stderr and "g-nobody" not in result.stderr
+
+
+def test_import_game_picks_one() -> None:
+    result = run("import", "--game", "g-nobody", "goat-events", str(BATCH))
+    assert result.exit_code == 2 and result.stdout == ""
+    result = run("import", "--game", "g-none", "goat-events", str(BATCH))
+    assert result.exit_code == 2 and "no game 'g-none'" in result.stderr
+
+
+# --- import -o --------------------------------------------------------------------------
+
+
+def test_import_writes_one_file_a_game_into_a_folder(tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    result = run("import", "goat-events", str(LEGAL), str(BATCH), "-o", str(out))
+    assert result.exit_code == 2  # two of the batch are broken
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["goat_3p-g-legal.json", "goat_batch-g-legal.json"]
+    assert run("check", str(out)).exit_code == 0
+
+
+def test_import_writes_json_lines(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run("import", "goat-events", str(LEGAL), "-o", str(out))
+    assert result.exit_code == 0
+    (line,) = out.read_text().splitlines()
+    assert json.loads(line)["format"] == "skitgubbe-record/1"
+
+
+# --- --from on check, replay and legal --------------------------------------------------
+
+
+def test_check_from_names_each_game_and_says_which_failed() -> None:
+    result = run("check", "--from", "goat-events", str(BATCH))
+    assert result.exit_code == 2
+    assert f"{BATCH}#g-legal: legal" in result.output
+    assert f"{BATCH}#g-badcard: invalid · events[9].card: 'ZZ' is not a card" in result.output
+
+
+def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:
+    out = tmp_path / "illegal.jsonl"
+    args = ["--from", "goat-events", "--rules", "text", "--jobs", "2", "--write-illegal"]
+    result = run("check", *args, str(out), str(TEXT_ONLY), str(LEGAL))
+    assert result.exit_code == 1, result.output
+    (line,) = out.read_text().splitlines()
+    written = json.loads(line)
+    assert written["meta"]["game_id"] == "g-text"
+    assert run("check", str(out)).exit_code == 1  # the converted record, ready to open
+
+
+def test_check_from_an_unknown_format_is_one_line() -> None:
+    result = run("check", "--from", "nope", str(LEGAL))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "no importer for the format 'nope' (installed: albined-db, goat-events"
+    )
+
+
+def test_replay_and_legal_from_a_game_of_a_log() -> None:
+    replay = run("replay", "--from", "goat-events", f"{BATCH}#g-legal", "--step", "1")
+    assert replay.exit_code == 0 and "u-anna" in replay.output
+    several = run("replay", "--from", "goat-events", str(BATCH))
+    assert several.exit_code == 2 and "holds 3 games: name one as" in several.output
+    legal = run("legal", "--from", "goat-events", "--names", "Anna,Bo,Cai", str(LEGAL), "--at", "1")
+    assert legal.exit_code == 0 and "Anna" in legal.output
+    bad = run("replay", "--from", "goat-events", f"{BATCH}#g-badcard")
+    assert bad.exit_code == 2 and "'ZZ' is not a card" in bad.output
+
+
+# --- the link ---------------------------------------------------------------------------
+
+
+def a_link(record: dict[str, Any] | bytes) -> str:
+    data = record if isinstance(record, bytes) else json.dumps(record).encode()
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    packed = packer.compress(data) + packer.flush()
+    return "https://table.example/#record=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+SAMPLE = Path(__file__).parents[2] / "adjudicator" / "sample_games" / "goat_3p_full.json"
+
+
+def test_a_link_is_checked_without_from() -> None:
+    link_text = a_link(json.loads(SAMPLE.read_text()))
+    result = run("check", link_text)
+    assert result.exit_code == 0, result.output
+    assert "legal" in result.output and "#record=" in result.output
+    assert run("replay", link_text, "--step", "1").exit_code == 0
+    assert run("import", "link", link_text).stdout.strip().startswith('{"format"')
+
+
+def test_a_link_copied_from_the_page_with_its_step_and_view_is_read() -> None:
+    """The page's address also names the step and the view it shows (``&step=4&as=Bo``):
+    copied as it is, the link checks as the record alone does (a stranger's review)."""
+    record = json.loads((SAMPLE.parent / "illegal_phase2_beat.json").read_text())
+    bare = a_link(record)
+    plain = run("check", "--json", bare)
+    for tail in ("&step=2", "&step=0", "&as=B", "&step=2&as=B", "&game=0&step=1"):
+        copied = run("check", "--json", bare + tail)
+        assert copied.exit_code == plain.exit_code == 1, (tail, copied.output)
+        assert json.loads(copied.output)["violations"] == json.loads(plain.output)["violations"]
+    assert link.decode(bare + "&step=2&as=B", 1_000_000) == record
+
+
+def test_a_damaged_link_is_one_line() -> None:
+    link_text = a_link(json.loads(SAMPLE.read_text()))
+    result = run("check", link_text[:-40])
+    assert result.exit_code == 2
+    assert "the link is damaged: cut short when copied?" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_link_inflates_no_further_than_the_cap() -> None:
+    huge = a_link(b"[" + b"0," * 400_000 + b"0]")
+    result = run("check", "--max-record-size", "100000", huge)
+    assert result.exit_code == 2
+    assert "larger than the limit of 100,000 bytes" in result.output
+    with pytest.raises(RecordError, match="larger than the limit"):
+        link.decode(huge, 100_000)
+
+
+# --- plug-ins ---------------------------------------------------------------------------
+
+
+class FakePoint:
+    def __init__(self, name: str, loaded: Any) -> None:
+        self.name, self.value, self._loaded = name, f"fake_pkg.{name}", loaded
+        self.dist = SimpleNamespace(name="fake-pkg")
+
+    def load(self) -> Any:
+        if isinstance(self._loaded, Exception):
+            raise self._loaded
+        return self._loaded
+
+
+def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def read(source: str, options: ImportOptions) -> Any:
+        yield importers.Imported(f"{source}#1", record=json.loads(SAMPLE.read_text()))
+
+    good = SimpleNamespace(NAME="myapp", TITLE="My app's own log", read=read)
+    points = [FakePoint("myapp", good), FakePoint("broken", ImportError("no module named x"))]
+
+    def entry_points(group: str) -> list[FakePoint]:
+        return points if group == "adjudicator.importers" else []
+
+    monkeypatch.setattr("importlib.metadata.entry_points", entry_points)
+    listed = run("import", "--list")
+    assert listed.exit_code == 0
+    assert "myapp  My app's own log  fake-pkg" in listed.output
+    (line,) = [line for line in listed.output.splitlines() if line.startswith("broken")]
+    assert "the plug-in importer broken (fake_pkg.broken) did not load: ImportError" in line
+    assert "Traceback" not in listed.output
+    source = tmp_path / "log.txt"
+    source.write_text("anything")
+    converted = run("check", "--from", "myapp", str(source))
+    assert converted.exit_code == 0 and f"{source}#1: legal" in converted.output
+    refused = run("import", "broken", str(source))
+    assert refused.exit_code == 2 and "did not load" in refused.stderr
+
+
+def test_finish_trick_events_are_read_as_the_trick_closing() -> None:
+    """The app's later streams end a trick with each player's ``finishTrick``; a sluff
+    before them goes to the decided trick, and the record is the same."""
+    log = message()
+    plain = convert(log, ImportOptions())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    finished = [{"type": "finishTrick", "player": p} for p in range(3)]
+    log["events"][at + 1 : at + 1] = finished
+    record = convert(log, ImportOptions())
+    assert record["actions"] == plain["actions"]
+    assert record["deck"] == plain["deck"]
+
+
+def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
+    from adjudicator.engine.state import DealDue
+
+    game = goat_events._Game(message()["events"], ImportOptions(), None)
+    game.record()
+    game.table.state.deal = DealDue("low_cards", (), (0,), False, frozenset({0, 1}), False)
+    game.dreck.first = 7
+    with pytest.raises(goat_events.Broken) as caught:
+        game._deal(8)
+    assert str(caught.value) == (
+        "events[7]: who shuffled the dreck cannot be told: any of u-anna, u-bo"
+    )
+
+
+def test_a_run_written_oddly_is_the_events_error() -> None:
+    log = message()
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "playRun")
+    log["events"][at]["lo"] = ["2H"]
+    assert broken(log) == f"events[{at}].lo: ['2H'] is not a card of the app ('TS', '2H')"
+
+
+def test_a_file_of_links_gives_one_record_a_line(tmp_path: Path) -> None:
+    good = a_link(json.loads(SAMPLE.read_text()))
+    links = tmp_path / "links.txt"
+    links.write_text(f"{good}\n\n{good[:-30]}\n")
+    games = list(importers.read("link", str(links), ImportOptions()))
+    assert [g.name for g in games] == [f"{links}:1", f"{links}:3"]
+    assert games[0].record is not None and games[0].record["variant"] == "goat"
+    assert games[1].error == "the link is damaged: cut short when copied?"

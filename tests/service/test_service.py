@@ -1,0 +1,62 @@
+"""The service (``adjudicator.service``): typed results for one record, one position,
+one rule, written by its one serializer; the same objects the command line prints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator import (
+    adjudicate,
+    load_record,
+    service,
+)
+from adjudicator.cli.commands import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_games"
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    return result.stdout
+
+
+def test_check_json_and_legal_json_are_the_service_results_through_one_serializer() -> None:
+    path = str(SAMPLES / "illegal_phase2_beat.json")
+    game = load_record(path)
+    assert _cli("check", "--json", path).strip() == service.dumps(service.check_game(game, path))
+    printed = json.loads(_cli("legal", "--json", "--at", "2", path))  # before the 2nd action
+    assert printed == service.position(game, 1, path).model_dump(mode="json")
+    assert printed["legal"] == ["B pick"] and printed["file"] == path
+
+
+def test_a_verdict_leaves_out_the_keys_the_contract_leaves_out() -> None:
+    report = adjudicate(load_record(SAMPLES / "illegal_phase2_beat.json"))
+    out = service.verdict("f", report).model_dump(mode="json")
+    assert "line" not in out and "with_unseen" not in out["violations"][0]
+    assert list(out) == [
+        *("file", "status", "variant", "actions", "applied", "finished", "loser", "losers"),
+        *("violations", "undetermined", "error"),
+    ]
+    invalid = service.verdict("f", None, "bad", line=3).model_dump(mode="json")
+    assert (invalid["status"], invalid["error"], invalid["line"]) == ("invalid", "bad", 3)
+
+
+def test_variants_and_explanations_are_data() -> None:
+    every = service.variants()
+    assert [v.name for v in every][:2] == ["pagat", "helmfrid"]
+    goat = service.variant("goat")
+    assert {o.name for o in goat.options} >= {"first_lead", "pick_from"}
+    with pytest.raises(service.UnknownTopic, match="'nosuch' is not a variant"):
+        service.variant("nosuch")
+    rule = service.explain("phase2.beat")
+    assert isinstance(rule, service.RuleExplanation) and rule.samples
+    option = service.explain("pick_from")
+    assert isinstance(option, service.OptionExplanation)
+    assert [v.variant for v in option.by_variant] == [v.name for v in every]
+    with pytest.raises(service.UnknownTopic, match=r"did you mean phase2\.beat"):
+        service.explain("phase2.bet")
