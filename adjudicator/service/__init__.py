@@ -648,6 +648,23 @@ class OptionExplanation(Out):
     rules: list[str]
 
 
+def variant_cites(variant: str, options: RuleOptions, players: int) -> dict[str, str]:
+    """Where the record's own variant text states each option it keeps at the preset's
+    value (``variants NAME`` shows the same): a ruling cites it beside the rule's general
+    sources, so a Goat table reads the Goat treatise's section, not only pagat.com's.  An
+    option the record changed is its house rule: no text of the variant says it; nor one
+    the text is silent on (its cite says "not in the treatise")."""
+    preset = PRESETS.get(variant)
+    if preset is None or not preset.cites:
+        return {}
+    at_table = preset.options_for(players)
+    return {
+        option: cite
+        for option, cite in preset.cites.items()
+        if not cite.startswith("not in ") and getattr(options, option) == getattr(at_table, option)
+    }
+
+
 def explain(topic: str) -> RuleExplanation | OptionExplanation:
     """A rule id or an option, as data; :class:`UnknownTopic` for anything else."""
     if topic in catalog.RULES:

@@ -272,6 +272,7 @@ def _head(
         "start": table(report.start, viewer) if report.start is not None else None,
         "next": nxt,
         "acts": sorted(variant_acts(game.options)),
+        "cites": service.variant_cites(game.variant, game.options, len(game.players)),
     }
 
 

@@ -60,3 +60,29 @@ def test_variants_and_explanations_are_data() -> None:
     assert [v.variant for v in option.by_variant] == [v.name for v in every]
     with pytest.raises(service.UnknownTopic, match=r"did you mean phase2\.beat"):
         service.explain("phase2.bet")
+
+
+def test_a_goat_ruling_cites_the_goat_treatise_where_it_states_the_rules_options() -> None:
+    """The ruling's sources name the record's own variant text beside the rule's general
+    ones (a stranger's Goat ruling cited only pagat.com); an option the record changed, or
+    one the text is silent on, cites nothing of the variant."""
+    from adjudicator.rules.presets import find_variant
+    from adjudicator.service import page as calls
+    from adjudicator.service import variant_cites
+
+    record = json.loads((SAMPLES / "illegal_goat_dreck_receiver.json").read_text("utf-8"))
+    replayed = calls.replay(json.dumps(record))
+    (v,) = replayed["check"]["violations"]
+    assert v["rule"] == "deal.receivers" and "low_cards" in v["where"]["options"]
+    assert replayed["cites"]["low_cards"].startswith("the Goat treatise, III.C")
+    assert "low_cards_by_indicator" not in replayed["cites"]  # the treatise is silent
+    changed = calls.replay(json.dumps({**record, "options": {"low_cards": 4}}))
+    assert "low_cards" not in changed["cites"]
+    assert (
+        calls.replay(json.dumps(json.loads((SAMPLES / "two_player_full.json").read_text())))[
+            "cites"
+        ]
+        == {}
+    )
+    at_eight = variant_cites("goat", find_variant("goat").options_for(8), 8)
+    assert at_eight["decks"].startswith("the Goat treatise") and "low_cards" in at_eight

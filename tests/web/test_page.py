@@ -197,6 +197,8 @@ def test_a_shared_link_of_a_goat_sample_gives_the_clis_ruling(
     assert f"Illegal: action {v['index'] + 1} of {len(record['actions'])}" in ruling
     assert f"rule {v['rule']}" in ruling and v["message"] in ruling
     assert "✗ illegal" in ruling
+    # the rule's own sources cite the treatise already: its cite is not said twice
+    assert ruling.count("the Goat treatise, II.E.3 (sluffing restriction #2)") == 1
     layout_ok(page, "shared link")
     # the page's own link carries the same record back
     page.get_by_role("button", name="Copy link").click()
@@ -1229,3 +1231,22 @@ def test_two_taps_on_undo_undo_once(phone: Page, base: str) -> None:
     phone.wait_for_timeout(500)
     expect(phone.locator("#steps li")).to_have_count(1)
     assert address_record(phone)["actions"] == ["Anna play 6D"]
+
+
+def test_a_goat_ruling_cites_the_treatise_where_it_states_the_rules_options(
+    phone: Page, base: str
+) -> None:
+    """The dreck given to the wrong player: deal.receivers' general sources are pagat.com's,
+    and the ruling names the Goat treatise's sections for the options the rule reads."""
+    record = sample("illegal_goat_dreck_receiver.json")
+    replayed = calls.replay(json.dumps(record))
+    (v,) = replayed["check"]["violations"]
+    expected = [
+        f"{replayed['cites'][o]} ({o})" for o in v["where"]["options"] if o in replayed["cites"]
+    ]
+    assert expected and all("Goat treatise" in e for e in expected)
+    ready(phone, base + "/" + link(record))
+    phone.wait_for_selector(".violation")
+    cited = phone.locator(".violation .variant-cite").all_inner_texts()
+    assert cited == expected
+    layout_ok(phone, "goat ruling")

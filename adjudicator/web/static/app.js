@@ -338,10 +338,20 @@ function drawTable(t) {
   if (t.losers.length) box.append(el("p", { class: "head", text: tr("Game over: {names} lost.", { names: lost }) }));
 }
 
-function sourcesEl(where) {
-  // each citation (title and section), then each text's public address once
+function sourcesEl(where, cites) {
+  // the record's own variant text first, where it states an option the rule reads and the
+  // rule's sources do not cite that text already (the Goat treatise for a Goat table's
+  // dreck), then each citation (title and section), then each text's public address once
   const list = el("ul", { class: "sources" });
   if (!where) return list;
+  const seen = new Set();
+  for (const option of where.options || []) {
+    const cite = cites && cites[option];
+    if (cite && !seen.has(cite) && !where.sources.some((s) => cite.startsWith(s.text))) {
+      seen.add(cite);
+      list.append(el("li", { class: "variant-cite", text: `${cite} (${option})` }));
+    }
+  }
   const addresses = new Map();
   for (const s of where.sources) {
     list.append(el("li", { text: s.cite }));
@@ -387,7 +397,7 @@ function drawRuling() {
     card.append(el("p", {}, el("strong", { text: tr("Illegal: action {number} of {actions},", { number: v.index + 1, actions: check.actions }) + " " }), formEl(v.action)));
     card.append(el("p", {}, el("span", { class: "rule", text: tr("rule {rule}", { rule: v.rule }) }), ": ", el("span", { class: "message", text: v.message })));
     if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: tr("What the rule checks:") + " " }), v.where.checks));
-    card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where));
+    card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where, r.cites));
     const alts = el("ul", { class: "alternatives", "aria-label": tr("What could have been played") });
     for (const form of v.legal) alts.append(el("li", {}, formEl(form)));
     card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
