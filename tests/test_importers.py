@@ -284,6 +284,16 @@ def test_import_writes_json_lines(tmp_path: Path) -> None:
     assert json.loads(line)["format"] == "skitgubbe-record/1"
 
 
+def test_import_says_how_many_games_it_converted_when_all_were(tmp_path: Path) -> None:
+    # a success said nothing at all, while a partial failure gave the count (issue 40)
+    result = run("import", "goat-events", str(LEGAL), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0
+    assert result.stderr.strip() == "1 game converted"
+    piped = run("import", "goat-events", str(LEGAL))  # the records on stdout, the count not
+    assert piped.stderr.strip() == "1 game converted"
+    assert json.loads(piped.stdout)["format"] == "skitgubbe-record/1"
+
+
 # --- --from on check, replay and legal --------------------------------------------------
 
 

@@ -224,8 +224,7 @@ def import_command(
         said += "; " + ngettext(
             "{count} game could not be converted", "{count} games could not be converted", failed
         ).format(count=failed)
-    if converted + failed > 1 or failed:
-        err.print(said, markup=False, highlight=False)
+    err.print(said, markup=False, highlight=False)  # on stderr: stdout may be the records
     sys.exit(EXIT_INVALID if failed else 0)
 
 
