@@ -304,6 +304,84 @@ def test_check_from_names_each_game_and_says_which_failed() -> None:
     assert f"{BATCH}#g-badcard: invalid · events[9].card: 'ZZ' is not a card" in result.output
 
 
+def logs_folder(tmp_path: Path) -> Path:
+    """A folder of Goat logs as a person keeps them: a log, a record, a batch of JSON
+    Lines (skipped: a folder is read for *.json) and a log in a sub-folder."""
+    folder = tmp_path / "logs"
+    (folder / "older").mkdir(parents=True)
+    (folder / "b_game.json").write_bytes(LEGAL.read_bytes())
+    (folder / "older" / "a_game.JSON").write_bytes(TEXT_ONLY.read_bytes())
+    (folder / "batch.jsonl").write_bytes(BATCH.read_bytes())
+    (folder / "notes.txt").write_text("not a log\n")
+    return folder
+
+
+def test_check_from_reads_every_log_of_a_folder_as_a_folder_of_records(tmp_path: Path) -> None:
+    # it said "logs is not a regular file (a folder)", though importers.md says to
+    # name a folder of logs with --from (issue 40)
+    folder = logs_folder(tmp_path)
+    result = run("check", "--from", "goat-events", str(folder))
+    lines = [line for line in result.stdout.splitlines() if ": " in line and "#" in line]
+    assert [line.split(": ")[0] for line in lines] == [
+        f"{folder / 'b_game.json'}#g-legal",  # path order, as a folder of records
+        f"{folder / 'older' / 'a_game.JSON'}#g-text",
+    ]
+    assert result.exit_code == 0, result.output
+    empty = tmp_path / "empty"
+    (empty / "deeper").mkdir(parents=True)
+    (empty / "batch.jsonl").write_bytes(BATCH.read_bytes())
+    nothing = run("check", "--from", "goat-events", str(empty))
+    assert nothing.exit_code == 2
+    assert "no record found: a folder is searched for *.json files; skipped 1 JSON Lines" in (
+        nothing.output
+    )
+
+
+def test_import_reads_every_log_of_a_folder(tmp_path: Path) -> None:
+    folder = logs_folder(tmp_path)
+    out = tmp_path / "records"
+    result = run("import", "goat-events", str(folder), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "a_game-g-text.json",
+        "b_game-g-legal.json",
+    ]
+    assert result.stderr.strip() == "2 games converted"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = run("import", "goat-events", str(empty), "-o", str(out))
+    assert refused.exit_code == 2 and "no record found" in refused.stderr
+
+
+def test_check_tells_each_file_of_a_folder_as_a_file_named(tmp_path: Path) -> None:
+    # without --from a folder's logs were read as records: "format: is required"
+    folder = logs_folder(tmp_path)
+    record = tmp_path / "record.json"
+    assert run("import", "goat-events", str(LEGAL), "-o", str(record) + "l").exit_code == 0
+    (folder / "c_record.json").write_text((tmp_path / "record.jsonl").read_text())
+    result = run("check", str(folder))
+    assert "format: is required" not in result.output
+    assert f"{folder / 'b_game.json'}#g-legal: legal" in result.output
+    assert f"{folder / 'c_record.json'}: legal" in result.output
+    assert f"{folder / 'older' / 'a_game.JSON'}#g-text: legal" in result.output
+    assert result.exit_code == 0
+
+
+def test_a_goat_log_on_standard_input_is_told_by_its_content() -> None:
+    # "-: invalid · format: is required", while the same file named was read as a log
+    result = CliRunner().invoke(main, ["check", "-"], input=LEGAL.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("-#g-legal: legal")
+    batch = CliRunner().invoke(main, ["check", "-"], input=BATCH.read_bytes())
+    assert "-:1#g-legal: legal" in batch.stdout and "format: is required" not in batch.stdout
+    record = CliRunner().invoke(
+        main,
+        ["check", "-"],
+        input=(LOGS.parent.parent / "sample_games" / "two_player_full.json").read_bytes(),
+    )
+    assert record.stdout.startswith("-: legal")
+
+
 def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:
     out = tmp_path / "illegal.jsonl"
     args = ["--from", "goat-events", "--rules", "text", "--jobs", "2", "--write-illegal"]
