@@ -382,6 +382,42 @@ def test_a_goat_log_on_standard_input_is_told_by_its_content() -> None:
     assert record.stdout.startswith("-: legal")
 
 
+def test_a_log_cut_short_says_the_text_ends_early(tmp_path: Path) -> None:
+    # "not JSON: Expecting property name enclosed in double quotes at line 9 column 31"
+    # said nothing of the file having been cut (issue 40)
+    text = LEGAL.read_text()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: text.index('"card"', 2000) + 3])
+    result = run("check", str(cut))
+    assert result.exit_code == 2
+    assert "not JSON: the text ends early (cut short?): Unterminated string" in result.output
+    cut.write_text(text[: text.index('"card"', 2000) - 1] + "\n")
+    assert (
+        "the text ends early (cut short?): Expecting property name" in run("check", str(cut)).output
+    )
+    comma = tmp_path / "comma.json"  # a mistake inside the text is not a text cut short
+    comma.write_text('{"format": "skitgubbe-record/1", "actions": ["Dan play 4C",]}')
+    said = run("check", str(comma)).output
+    assert "not JSON: Expecting value at line 1" in said and "cut short" not in said
+
+
+def test_a_line_of_json_lines_cut_short_is_named_by_its_line_with_from_or_without(
+    tmp_path: Path,
+) -> None:
+    # without --from it was goat_trunc.jsonl:1, with --from goat_trunc.jsonl
+    line = BATCH.read_text().splitlines()[0]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(line[:300] + "\n")
+    plain = run("check", str(cut)).output
+    given = run("check", "--from", "goat-events", str(cut)).output
+    assert plain.startswith(f"{cut}:1: invalid · not JSON: the text ends early")
+    assert given == plain
+    two = tmp_path / "two.jsonl"  # a broken first line: the others still read, each named
+    two.write_text(line[:300] + "\n" + line + "\n")
+    both = run("check", "--from", "goat-events", str(two)).output
+    assert f"{two}:1: invalid" in both and f"{two}#g-legal: legal" in both
+
+
 def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:
     out = tmp_path / "illegal.jsonl"
     args = ["--from", "goat-events", "--rules", "text", "--jobs", "2", "--write-illegal"]

@@ -167,7 +167,7 @@ def read_text(text: str, shown_name: str, options: ImportOptions) -> Iterator[Im
     page's Open record reads, a pasted log or a picked file, with no file of its own."""
     wanted = options.game
     found = False
-    for line, value, error in json_values(text):
+    for line, value, error in json_values(text, jsonl=shown_name.lower().endswith(".jsonl")):
         place = shown_name if line is None else f"{shown_name}:{line}"
         if error is not None:
             yield Imported(place, error=error)
