@@ -790,3 +790,19 @@ def test_the_docs_table_of_the_apps_rules_is_what_explain_prints() -> None:
             rows[cells[0].strip("`")] = f"{cells[1]} / {cells[2]}"
     shown = _explained_options(albined_db.explain(ImportOptions()))
     assert rows == shown
+
+
+def test_the_docs_name_the_columns_the_importer_reads() -> None:
+    # importers.md named the tables but not the columns one needs to write a file by hand
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "importers.md").read_text()
+    section = doc[doc.index("### The columns read") :]
+    section = section[: section.index("\n### ")]
+    needed: dict[str, list[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            table = cells[0].split("`")[1]
+            needed[table] = [c for c in cells[1].split("`")[1::2] if not c[0].isdigit()]
+    for table, columns in albined_db.TABLES.items():
+        assert [c for c in needed[table] if c in columns] == list(columns), table
+    assert needed[albined_db.RESULTS] == ["game_id", "profile_id"]

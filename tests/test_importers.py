@@ -418,6 +418,33 @@ def test_a_line_of_json_lines_cut_short_is_named_by_its_line_with_from_or_withou
     assert f"{two}:1: invalid" in both and f"{two}#g-legal: legal" in both
 
 
+def test_a_log_written_by_hand_as_importers_md_says_is_read() -> None:
+    # importers.md did not say a draw's player is a seat from 0, nor how a card is written
+    doc = (LOGS.parent.parent / "docs" / "importers.md").read_text()
+    assert "counted **from 0**" in doc and "`T` (ten)" in doc
+    deal = ["4C", "6C", "8C", "9S", "2H", "3D", "KD", "JS", "QS"]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("dan", "eva", "cai")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": k % 3, "card": c} for k, c in enumerate(deal)]
+    events.append({"type": "playCard", "card": "4C"})
+    log = {"type": "replay", "gameId": "g1", "events": events}
+    record = convert(log, ImportOptions())
+    assert record["players"] == ["dan", "eva", "cai"]
+    assert record["actions"] == ["dan play 4C"]  # seat 0 drew 4C and leads
+    assert set(deal) <= set(record["deck"].split())
+    for field, value, said in (
+        ("card", "10S", "events[4].card: '10S' is not a card of the app ('TS', '2H')"),
+        ("card", "ts", "events[4].card: 'ts' is not a card of the app ('TS', '2H')"),
+        ("player", 3, "events[4].player: 3 is no seat of the game (0 to 2)"),
+    ):
+        broken = json.loads(json.dumps(log))
+        broken["events"][4][field] = value
+        with pytest.raises(goat_events.Broken) as refused:
+            convert(broken, ImportOptions())
+        assert str(refused.value) == said
+        assert said.split(": ", 1)[1].split(" ", 1)[1] in " ".join(doc.split())
+
+
 def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:
     out = tmp_path / "illegal.jsonl"
     args = ["--from", "goat-events", "--rules", "text", "--jobs", "2", "--write-illegal"]
