@@ -380,6 +380,11 @@ def test_a_goat_log_on_standard_input_is_told_by_its_content() -> None:
         input=(LOGS.parent.parent / "sample_games" / "two_player_full.json").read_bytes(),
     )
     assert record.stdout.startswith("-: legal")
+    # replay and legal read standard input as check does
+    replayed = CliRunner().invoke(main, ["replay", "-"], input=LEGAL.read_bytes())
+    assert replayed.exit_code == 0 and "-#g-legal: legal" in replayed.stdout, replayed.output
+    one = CliRunner().invoke(main, ["replay", "-:1"], input=BATCH.read_bytes())
+    assert "-:1#g-legal: legal" in one.stdout, one.output
 
 
 def test_a_log_cut_short_says_the_text_ends_early(tmp_path: Path) -> None:

@@ -95,7 +95,12 @@ def one_imported(format_name: str, arg: str, options: ImportOptions) -> tuple[st
     source, game = arg, None
     if not os.path.exists(arg) and "#" in arg:
         source, _sep, game = arg.rpartition("#")
-    games = list(importers.read(format_name, source, _with_game(options, game)))
+    return only_game(list(importers.read(format_name, source, _with_game(options, game))), source)
+
+
+def only_game(games: list[importers.Imported], source: str) -> tuple[str, str]:
+    """The label and JSON text of the one game read from ``source``; RecordError (one
+    line) when there is none, several, or it could not be converted."""
     if not games:
         raise RecordError("", _("no game found"))
     if len(games) > 1:
