@@ -426,6 +426,8 @@ def count(paths: Iterable[str]) -> int | None:
 
 
 def _is_database(path: str) -> bool:
+    if not os.path.isfile(path):  # a pipe or a device is never opened here (it would block)
+        return False
     try:
         with open(path, "rb") as stream:
             return albined_db.looks_like(stream.read(len(albined_db.SQLITE_HEADER)))
