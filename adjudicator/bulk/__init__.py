@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -165,7 +165,7 @@ class Found:
     empty: list[str] = field(default_factory=list)
 
 
-def _record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
+def record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
     """Every ``*.json`` below ``folder`` in path order, one directory listing at a time.
 
     Symbolic links to folders are not followed (no cycles); an unreadable
@@ -183,7 +183,7 @@ def _record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
         return
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
-            yield from _record_files(entry.path, skipped)
+            yield from record_files(entry.path, skipped)
         elif is_record_file(entry.name):
             yield Source(entry.path)
         else:
@@ -308,17 +308,38 @@ def _stdin() -> BinaryIO:
     return sys.stdin.buffer
 
 
-def _walk(path: str, skipped: Counter[str], max_size: int) -> Iterator[Source]:
+Teller = Callable[["Source"], Iterator["Source"] | None]
+"""What tells a file (or standard input's text) for an app's log: the sources of its games,
+or None for records (``check`` without ``--from``: :func:`bulk.imported.log_games`)."""
+
+
+def _walk(
+    path: str, skipped: Counter[str], max_size: int, tell: Teller | None = None
+) -> Iterator[Source]:
     if path == STDIN:
-        yield from stdin_sources(_stdin(), max_size)
+        for source in stdin_sources(_stdin(), max_size):
+            yield from _told(source, tell)
     elif looks_like_link(path):  # the page's link: the record is in its fragment
         yield _link_source(path, max_size)
     elif os.path.isdir(path):
-        yield from _record_files(path, skipped)
+        for source in record_files(path, skipped):
+            yield from _told(source, tell)
+    elif (games := None if tell is None else tell(Source(path))) is not None:
+        yield from games
     elif is_jsonl(path):
         yield from _jsonl_sources(path, max_size)
     else:
         yield Source(path)
+
+
+def _told(source: Source, tell: Teller | None) -> Iterator[Source]:
+    """A file a folder holds, or standard input's text, as ``tell`` reads it: the same
+    question asked of a file named on the command line."""
+    games = None if tell is None or source.error is not None else tell(source)
+    if games is None:
+        yield source
+    else:
+        yield from games
 
 
 def _link_source(link: str, max_size: int) -> Source:
@@ -329,7 +350,7 @@ def _link_source(link: str, max_size: int) -> Source:
         return Source(link_label(link), error=str(exc))
 
 
-def _nothing_found(path: str, skipped: Counter[str]) -> str:
+def nothing_found(path: str, skipped: Counter[str]) -> str:
     """The one line for an argument that named no record."""
     if path == STDIN:
         return "-: " + _("no record found: standard input is empty")
@@ -352,7 +373,10 @@ def _nothing_found(path: str, skipped: Counter[str]) -> str:
 
 
 def sources(
-    paths: Iterable[str], found: Found | None = None, max_size: int = MAX_RECORD_SIZE
+    paths: Iterable[str],
+    found: Found | None = None,
+    max_size: int = MAX_RECORD_SIZE,
+    tell: Teller | None = None,
 ) -> Iterator[Source]:
     """The records named by ``paths``, lazily and in order.
 
@@ -362,17 +386,19 @@ def sources(
     else for one record file.  JSON Lines files inside folders are not picked
     up: a folder may well hold saved ``check --json`` output, which is no
     record.  An argument that yields no record is noted in ``found.empty``.
-    A JSON Lines line over ``max_size`` bytes is an invalid record.
+    A JSON Lines line over ``max_size`` bytes is an invalid record.  With ``tell``,
+    every file (named, or found in a folder) and standard input's text is first asked
+    whether it is an app's log, and its games come instead.
     """
     max_size = checked_size(max_size)
     for path in paths:
         skipped: Counter[str] = Counter()
         yielded = False
-        for source in _walk(path, skipped, max_size):
+        for source in _walk(path, skipped, max_size, tell):
             yielded = True
             yield source
         if not yielded and found is not None:
-            found.empty.append(_nothing_found(path, skipped))
+            found.empty.append(nothing_found(path, skipped))
 
 
 def count(paths: Iterable[str]) -> int | None:
@@ -387,7 +413,7 @@ def count(paths: Iterable[str]) -> int | None:
         if path == STDIN or _is_database(path):
             return None
         if os.path.isdir(path):
-            total += sum(1 for _ in _record_files(path, Counter()))
+            total += sum(1 for _ in record_files(path, Counter()))
         elif is_jsonl(path):
             try:
                 with _open_jsonl(path) as stream:
@@ -400,6 +426,8 @@ def count(paths: Iterable[str]) -> int | None:
 
 
 def _is_database(path: str) -> bool:
+    if not os.path.isfile(path):  # a pipe or a device is never opened here (it would block)
+        return False
     try:
         with open(path, "rb") as stream:
             return albined_db.looks_like(stream.read(len(albined_db.SQLITE_HEADER)))

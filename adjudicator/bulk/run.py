@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from adjudicator import importers
 from adjudicator.bulk import Checked, Found, Source, Tally, check_all, sources, workers
-from adjudicator.bulk.imported import imported_sources
+from adjudicator.bulk.imported import imported_sources, log_games
 from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.importers.base import ImportOptions
 from adjudicator.limits import MAX_RECORD_SIZE
@@ -68,11 +67,9 @@ def exit_status(tally: Tally, found: Found) -> int:
 def _told(
     paths: Sequence[str], found: Found, max_size: int, options: ImportOptions
 ) -> Iterator[Source]:
-    """Each path's records in order: a file the importers tell for an app's log is
-    converted (as ``--from`` its format would), anything else read as records."""
-    for path in paths:
-        told = importers.detect_file(path, max_size)
-        if told is None:
-            yield from sources([path], found, max_size)
-        else:
-            yield from imported_sources(told, [path], options, found)
+    """Each path's records in order: a file the importers tell for an app's log (named, in
+    a folder, or standard input) is converted (as ``--from`` its format would), anything
+    else read as records."""
+    return sources(
+        paths, found, max_size, tell=lambda source: log_games(source, options, found, max_size)
+    )

@@ -31,7 +31,13 @@ from adjudicator.cli.conformance import register as register_conformance
 from adjudicator.cli.group import Adjudicator, mistake
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import progress as _progress
-from adjudicator.cli.importing import from_options, known_format, one_imported, options_of
+from adjudicator.cli.importing import (
+    from_options,
+    known_format,
+    one_imported,
+    only_game,
+    options_of,
+)
 from adjudicator.cli.importing import register as register_importing
 from adjudicator.cli.lang import everywhere, speak_for_click
 from adjudicator.cli.numbers import POSITION, RecordSize, Whole
@@ -461,20 +467,28 @@ def _one_line(text: str) -> str:
 def _load(
     arg: str,
     max_size: int = limits.MAX_RECORD_SIZE,
-    importing: tuple[str, ImportOptions] | None = None,
+    importing: tuple[str | None, ImportOptions] | None = None,
 ) -> tuple[str, Game | Session]:
-    """The one record ``arg`` names (a game of a foreign log with ``importing``); an
-    invalid one is its verdict line on stdout, exit 2.
+    """The one record ``arg`` names (a game of a foreign log with ``importing``: of its
+    format, or with None of the format standard input's text is told to be); an invalid
+    one is its verdict line on stdout, exit 2.
 
     The line goes where ``check`` prints it, on standard output: a verdict
     on a record, not a mistake in the command.
     """
     label = limits.printable(arg)
     try:
-        if importing is not None:
+        if importing is not None and importing[0] is not None:
             label, text = one_imported(importing[0], arg, importing[1])
             return label, document_from_text(text)
         label, text = bulk.one_record(arg, max_size)
+        told = None
+        if importing is not None and (arg == bulk.STDIN or arg.startswith(bulk.STDIN + ":")):
+            told = importers.detect(text)  # read whole already: told as check tells it
+        if told is not None and importing is not None:
+            content = text.encode("utf-8")
+            games = list(importers.read_content(told, content, label, importing[1]))
+            label, text = only_game(games, label)
         return label, document_from_text(text)
     except RecordError as exc:
         _invalid(label, exc)
@@ -482,10 +496,12 @@ def _load(
 
 def _importing(
     from_format: str | None, names: str | None, rules: str, max_size: int, file: str
-) -> tuple[str, ImportOptions] | None:
+) -> tuple[str | None, ImportOptions] | None:
     """``--from FORMAT`` and its options, as ``_load`` takes them; without it, the format
     of an app's log ``file`` holds (``FILE`` or ``FILE#gameId``), told by its content,
-    or None (a record)."""
+    or None (a record); for standard input, no format yet: its text is told once read."""
+    if from_format is None and (file == bulk.STDIN or file.startswith(bulk.STDIN + ":")):
+        return None, options_of(names, rules, None, max_size)
     if from_format is None:
         source = file
         if not os.path.exists(file) and "#" in file:

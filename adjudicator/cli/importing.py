@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,7 +20,7 @@ import click
 from rich.text import Text
 
 from adjudicator import importers, limits
-from adjudicator.bulk.imported import record_text
+from adjudicator.bulk.imported import games, no_game, record_text
 from adjudicator.bulk.outputs import Output, OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
@@ -72,10 +73,10 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
         "from_format",
         default=None,
         metavar="FORMAT",
-        help="Read each PATH (FILE, or FILE#gameId) as a log of FORMAT, each game named "
-        "FILE#gameId ('adjudicator import --list' shows the formats). A page link "
-        "('https://...#record=...'), a Goat app log and the albined app's database need no "
-        "--from: a file is told by its content.",
+        help="Read each PATH (FILE, FILE#gameId, or a folder: every *.json below it) as a log "
+        "of FORMAT, each game named FILE#gameId ('adjudicator import --list' shows the "
+        "formats). A page link ('https://...#record=...'), a Goat app log and the albined "
+        "app's database need no --from: a file is told by its content.",
     )(f)
 
 
@@ -94,7 +95,12 @@ def one_imported(format_name: str, arg: str, options: ImportOptions) -> tuple[st
     source, game = arg, None
     if not os.path.exists(arg) and "#" in arg:
         source, _sep, game = arg.rpartition("#")
-    games = list(importers.read(format_name, source, _with_game(options, game)))
+    return only_game(list(importers.read(format_name, source, _with_game(options, game))), source)
+
+
+def only_game(games: list[importers.Imported], source: str) -> tuple[str, str]:
+    """The label and JSON text of the one game read from ``source``; RecordError (one
+    line) when there is none, several, or it could not be converted."""
     if not games:
         raise RecordError("", _("no game found"))
     if len(games) > 1:
@@ -176,7 +182,8 @@ def import_command(
     stream of tjwilson90/goat: a replay message, an event array or JSON
     Lines of them), link (the page's shared link, or a file of links), and
     any format an installed package adds (entry points
-    'adjudicator.importers').  SOURCE is a file, or - for standard input.
+    'adjudicator.importers').  SOURCE is a file, a folder (every *.json
+    below it, as check reads a folder), or - for standard input.
 
     Each game is one record, named FILE#gameId.  A game that cannot be
     converted is one line on stderr naming it and the place, and the run
@@ -201,7 +208,10 @@ def import_command(
     converted = failed = 0
     try:
         for source in sources:
-            for one in importers.read(format_name, source, options):
+            skipped: Counter[str] = Counter()
+            read = 0
+            for one in games(format_name, source, options, skipped):
+                read += 1
                 if one.record is None:
                     failed += 1
                     err.print(f"{one.name}: {one.error}", markup=False, highlight=False)
@@ -210,6 +220,11 @@ def import_command(
                     continue
                 converted += 1
                 sink.put(one.name, record_text(one.record))
+            if not read:  # a folder with no *.json, an empty file: said, and a failure
+                failed += 1
+                err.print(no_game(source, skipped), markup=False, highlight=False)
+                if strict:
+                    _stop(sink, EXIT_INVALID)
         sink.commit()
     except OutputError as exc:
         sink.discard()
@@ -224,8 +239,7 @@ def import_command(
         said += "; " + ngettext(
             "{count} game could not be converted", "{count} games could not be converted", failed
         ).format(count=failed)
-    if converted + failed > 1 or failed:
-        err.print(said, markup=False, highlight=False)
+    err.print(said, markup=False, highlight=False)  # on stderr: stdout may be the records
     sys.exit(EXIT_INVALID if failed else 0)
 
 

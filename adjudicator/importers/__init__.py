@@ -152,16 +152,25 @@ def read(name: str, source: str, options: ImportOptions | None = None) -> Iterat
         )
 
 
-def detect(content: bytes | str) -> str | None:
+DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+"""The names a database file goes by: such a file that holds no JSON is taken for one, so
+that what is wrong with it is said as a database's ("is not an SQLite database")."""
+
+
+def detect(content: bytes | str, name: str | None = None) -> str | None:
     """The built-in format whose shape ``content`` has (a source's whole text, its bytes,
     or for a file its first line or bytes), or None: a record, or nothing known.
+    ``name``, the file's, tells a database by its name when its content does not: a
+    ``*.db`` (``*.sqlite``, ``*.sqlite3``) that is no JSON is no record either.
 
     The one place a format is told from what a source holds: ``check``, ``replay`` and
     ``legal`` without ``--from`` ask it of a file they are given, the page's Open record
     of what was pasted or picked.  A plug-in's format is named with ``--from``."""
+    if isinstance(content, bytes) and albined_db.looks_like(content):
+        return albined_db.NAME
+    if name is not None and _named_database(name, content):
+        return albined_db.NAME
     if isinstance(content, bytes):
-        if albined_db.looks_like(content):
-            return albined_db.NAME
         try:
             content = content.decode("utf-8")
         except UnicodeDecodeError:
@@ -171,6 +180,15 @@ def detect(content: bytes | str) -> str | None:
     if goat_events.looks_like(content):
         return goat_events.NAME
     return None
+
+
+def _named_database(name: str, content: bytes | str) -> bool:
+    """Whether a file called ``name`` is taken for a database: its name says so and it
+    does not begin as JSON does (a record or a log saved under such a name stays one)."""
+    if not name.lower().endswith(DATABASE_SUFFIXES):
+        return False
+    lead = content.lstrip()[:1]
+    return lead not in (b"{", b"[", "{", "[")
 
 
 def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
@@ -183,7 +201,7 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
     try:
         with open(path, "rb") as stream:
             head = stream.read(len(albined_db.SQLITE_HEADER))
-            if albined_db.looks_like(head):
+            if albined_db.looks_like(head) or _named_database(path, head):
                 return albined_db.NAME
             lead = head.lstrip()[:1]
             if lead and lead not in (b"{", b"[", b"h", b"H"):

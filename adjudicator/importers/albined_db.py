@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, ngettext, number
-from adjudicator.importers.base import Imported, ImportOptions
+from adjudicator.importers.base import Imported, ImportOptions, option_value, rules_explained
 from adjudicator.record import FORMAT
 
 NAME = "albined-db"
@@ -56,6 +56,77 @@ The rest is the preset's: everybody plays, one to three cards of a rank, dare (c
 while the stock holds two cards or more, ties replayed by the tied players, the
 unfinished trick taken back, the trump drawer leads phase two, runs of two or more,
 empty hands out at phase two."""
+
+EXPLAINED: tuple[tuple[str, str], ...] = (
+    ("max_players", N_("the app sets no limit; one pack seats 17")),
+    ("phase_one", N_("everybody plays to each trick")),
+    ("multi_card_plays", N_("one to three cards of one rank")),
+    (
+        "dare",
+        N_("chance while the deck holds two cards or more (handleChance refuses the last card)"),
+    ),
+    (
+        "sluffing",
+        N_(
+            "a sprinkle is of a rank the player has played to the trick (applySprinkle); "
+            "the text sluffs once, after the trick is decided"
+        ),
+    ),
+    ("tie_rule", N_("a tie on the highest rank is played off")),
+    ("tie_resolution", N_("by the tied players in their order, the new cards alone deciding")),
+    (
+        "phase_one_end",
+        N_(
+            "a trick cleared with the deck empty and a hand empty begins phase two at once "
+            "(applyClearTrick); under no_card its winner would lead another trick"
+        ),
+    ),
+    ("unfinished_trick", N_("the unfinished trick is taken back")),
+    (
+        "low_cards",
+        N_("no low cards are shared between the phases; the text deals them to hands under five"),
+    ),
+    ("phase_two_leader", N_("the trump drawer leads phase two")),
+    ("sequences", N_("runs of two or more, beating by their lowest card")),
+    (
+        "pick_from",
+        N_("a pick-up takes the oldest play (applyPickUp); the text picks up from the top"),
+    ),
+    ("pick_takes", N_("the play whole; the text takes the joined run")),
+    ("empty_hand_at_phase_two", N_("players without cards at phase two are out")),
+    ("aces_low", N_("aces are high: the app ranks two to ace")),
+)
+"""Each option ``import --explain albined-db`` prints, and why the app's value is what it
+is (docs/importers.md, "The app's rules", has the same table)."""
+
+
+def rule_sets() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options of ``--rules app`` and ``--rules text``: the preset's with the app's
+    house rules over them, and the preset's alone (what ``options: {}`` means)."""
+    from adjudicator.rules.presets import find_variant  # the rules, only when explained
+
+    text = find_variant(VARIANT).options.model_dump()
+    return {**text, **APP_OPTIONS}, text
+
+
+def explain(options: ImportOptions) -> str:
+    """The two rule sets, option by option, with why: what ``import --explain`` prints."""
+    app, text = rule_sets()
+    rows = [
+        (option, f"{option_value(app[option])} / {option_value(text[option])}", _(why))
+        for option, why in EXPLAINED
+    ]
+    return rules_explained(
+        _("The Helmfrid rules (variant helmfrid) with these options:"),
+        rows,
+        _(
+            "Where the app departs from the rules in ways no option says (a tie with the "
+            "deck and a hand empty ends phase one at once; sprinkling after a tie's replay; "
+            "a phase-two trick after a pick-up took the play of a player gone out; a chance "
+            "on the deck's last card), the check names the place by the rules' own words."
+        ),
+    )
+
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"

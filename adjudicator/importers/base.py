@@ -9,10 +9,11 @@ it; ``--strict`` stops at the first error, which is the caller's choice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.i18n import _
 from adjudicator.limits import MAX_RECORD_SIZE
 
 if TYPE_CHECKING:  # the play layer is imported by the importers that replay, not here
@@ -51,3 +52,23 @@ class Imported:
     replayed: Replayed | None = None
     """The table the importer replayed the record's actions on, when a check may read
     the verdict off it instead of replaying again (optional: None, the check replays)."""
+
+
+def rules_explained(
+    heading: str, rows: Iterable[tuple[str, str, str]], closing: str | None = None
+) -> str:
+    """What ``import --explain`` prints for a format: ``heading``, then each option as
+    ``option: app / text`` (its value under ``--rules app`` and ``--rules text``) with
+    why on the line below (already in the language speaking), then ``closing``."""
+    lines = [heading, _("  option: --rules app (the default) / --rules text")]
+    for option, values, why in rows:
+        lines.append(f"  {option}: {values}")
+        lines.append(f"      {why}")
+    if closing:
+        lines.append(closing)
+    return "\n".join(lines)
+
+
+def option_value(value: object) -> str:
+    """An option's value as a record writes it (``true``, ``own_rank``, ``6``)."""
+    return "true" if value is True else "false" if value is False else str(value)

@@ -30,7 +30,7 @@ from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, ngettext, number
-from adjudicator.importers.base import Imported, ImportOptions
+from adjudicator.importers.base import Imported, ImportOptions, option_value, rules_explained
 from adjudicator.importers.source import json_values, label, read_source
 from adjudicator.invalid import RecordError, cut, shown
 from adjudicator.play.adjudicate import Replayed
@@ -121,10 +121,7 @@ def explain(options: ImportOptions) -> str:
     """The two rule sets, option by option, with why: what ``import --explain`` prints."""
     app, text = rule_options(1, "app"), rule_options(1, "text")
     two_app, two_text = rule_options(2, "app"), rule_options(2, "text")
-    lines = [
-        _("The Goat rules (variant goat) with these options:"),
-        _("  option: --rules app (the default) / --rules text"),
-    ]
+    rows = []
     for option, why in EXPLAINED:
         if option == "first_leader":
             values = "0 / 0"
@@ -133,21 +130,17 @@ def explain(options: ImportOptions) -> str:
         elif option == "low_cards":
             values = f"{app[option]} / {text[option]} ({two_app[option]} / {two_text[option]})"
         else:
-            values = f"{_value(app[option])} / {_value(text[option])}"
-        lines.append(f"  {option}: {values}")
-        lines.append(f"      {_(why)}")
-    lines.append(
+            values = f"{option_value(app[option])} / {option_value(text[option])}"
+        rows.append((option, values, _(why)))
+    return rules_explained(
+        _("The Goat rules (variant goat) with these options:"),
+        rows,
         _(
             "Where the app departs from the rules in ways no option says (a player may draw "
             "late; part one ends as soon as a player still to play has no card; a cap on "
             "pick-ups), the check names the place by the rules' own words."
-        )
+        ),
     )
-    return "\n".join(lines)
-
-
-def _value(value: Any) -> str:
-    return "true" if value is True else "false" if value is False else str(value)
 
 
 class Broken(AdjudicatorError):
@@ -174,7 +167,7 @@ def read_text(text: str, shown_name: str, options: ImportOptions) -> Iterator[Im
     page's Open record reads, a pasted log or a picked file, with no file of its own."""
     wanted = options.game
     found = False
-    for line, value, error in json_values(text):
+    for line, value, error in json_values(text, jsonl=shown_name.lower().endswith(".jsonl")):
         place = shown_name if line is None else f"{shown_name}:{line}"
         if error is not None:
             yield Imported(place, error=error)

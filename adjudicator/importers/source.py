@@ -38,17 +38,21 @@ def label(source: str) -> str:
     return printable(source)
 
 
-def json_values(text: str) -> Iterator[tuple[int | None, Any, str | None]]:
+def json_values(text: str, jsonl: bool = False) -> Iterator[tuple[int | None, Any, str | None]]:
     """The JSON values of a text: one value (line None), or JSON Lines, one a line with
     content (1-based line numbers).  A value that is no JSON comes as its error line
-    (the record reader's words: the line and column, a key written twice)."""
+    (the record reader's words: the line and column, a key written twice).  With
+    ``jsonl`` (a ``*.jsonl`` file) a text that is no one value is JSON Lines whatever its
+    first line, so a broken line is named by its number, as ``check`` names it."""
     try:
         yield None, loads(text), None
         return
     except RecordError as exc:
         whole = str(exc)
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    if len(lines) < 2 or not _one_value(lines[0][1]):
+    lines = [
+        (n, line) for n, line in enumerate(text.splitlines(keepends=True), start=1) if line.strip()
+    ]
+    if not lines or (not jsonl and (len(lines) < 2 or not _one_value(lines[0][1]))):
         yield None, None, whole
         return
     for number, line in lines:

@@ -763,15 +763,31 @@ def _where_twice(value: Any, path: str) -> str | None:
     return None
 
 
+def _cut_short(exc: json.JSONDecodeError) -> bool:
+    """Whether json stopped because the text ended (a file or a paste cut short): its
+    error is at the end of the text, or a string runs to the end unclosed."""
+    return exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated string")
+
+
 def _not_json(exc: Exception) -> RecordError:
     """The one line for text json cannot read."""
     if isinstance(exc, json.JSONDecodeError):
         # Some of json's messages end in "starting at": do not say "at" twice.
-        said = (
-            _("not JSON: {why} line {line} column {column}")
-            if exc.msg.endswith(" at")
-            else _("not JSON: {why} at line {line} column {column}")
-        )  # json's own words (English), then the place in the language speaking
+        if _cut_short(exc):
+            said = (
+                _("not JSON: the text ends early (cut short?): {why} line {line} column {column}")
+                if exc.msg.endswith(" at")
+                else _(
+                    "not JSON: the text ends early (cut short?): {why} at line {line} "
+                    "column {column}"
+                )
+            )
+        else:
+            said = (
+                _("not JSON: {why} line {line} column {column}")
+                if exc.msg.endswith(" at")
+                else _("not JSON: {why} at line {line} column {column}")
+            )  # json's own words (English), then the place in the language speaking
         return RecordError("", said.format(why=exc.msg, line=exc.lineno, column=exc.colno))
     if isinstance(exc, RecursionError):
         # The C scanner gives up near the interpreter's recursion limit; no record nests

@@ -654,7 +654,7 @@ def imported(body: str) -> dict[str, Any]:
             content = base64.b64decode(given["data"], validate=True)
         except (binascii.Error, ValueError):
             raise BadInput(_("data: not base64"), 400) from None
-    found = importers.detect(content)
+    found = importers.detect(content, name if isinstance(name, str) else None)
     if found is None:
         return {"format": None, "games": []}
     games: list[dict[str, Any]] = []

@@ -168,7 +168,8 @@ def test_a_deal_of_200000_strings_that_are_no_cards_names_the_first() -> None:
         ('{"a": 1, "a": 2}\n{"b": [1,', "not JSON: Extra data at line 2 column 1"),
         (
             '{"a": {"x": 1, "x": 2}, "b": [1',
-            "not JSON: Expecting ',' delimiter at line 1 column 32",
+            "not JSON: the text ends early (cut short?): "
+            "Expecting ',' delimiter at line 1 column 32",
         ),
     ],
 )

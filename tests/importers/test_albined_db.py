@@ -745,3 +745,64 @@ def test_an_invitee_accepting_with_the_deck_nearly_gone_is_an_error(db: AppDb) -
         f"games#g10 game_moves seq {seq}: Cai accepts with fewer than three cards left in the "
         "deck; a record deals three cards to every player"
     )
+
+
+# --- import --explain: the app's rule set, as docs/importers.md has it ---------------------
+
+
+def _explained_options(text: str) -> dict[str, str]:
+    """``option: app / text`` lines of ``import --explain`` (the second line names them)."""
+    found = {}
+    for line in text.splitlines()[2:]:
+        if line.startswith("  ") and not line.startswith("      ") and ": " in line:
+            option, _sep, values = line.strip().partition(": ")
+            found[option] = values
+    return found
+
+
+def test_import_explain_prints_the_apps_rules_and_the_texts() -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli.commands import main
+
+    # it said "albined-db says nothing more about its rules", though the doc has the table
+    result = CliRunner().invoke(main, ["import", "--explain", "albined-db"])
+    assert result.exit_code == 0, result.output
+    shown = _explained_options(result.stdout)
+    assert shown["sluffing"] == "own_rank / once"
+    assert shown["phase_one_end"] == "all_hold / no_card"
+    assert shown["pick_from"] == "bottom / top"
+    # the app's side is what the records are written with, over the preset's
+    app, _text = albined_db.rule_sets()
+    for option, value in albined_db.APP_OPTIONS.items():
+        assert shown[option].split(" / ")[0] == str(value)
+        assert app[option] == value
+
+
+def test_the_docs_table_of_the_apps_rules_is_what_explain_prints() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "importers.md").read_text()
+    section = doc[doc.index("### The app's rules") :]
+    section = section[: section.index("\n### ", 5)]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`") and cells[0] != "`app` (default)":
+            rows[cells[0].strip("`")] = f"{cells[1]} / {cells[2]}"
+    shown = _explained_options(albined_db.explain(ImportOptions()))
+    assert rows == shown
+
+
+def test_the_docs_name_the_columns_the_importer_reads() -> None:
+    # importers.md named the tables but not the columns one needs to write a file by hand
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "importers.md").read_text()
+    section = doc[doc.index("### The columns read") :]
+    section = section[: section.index("\n### ")]
+    needed: dict[str, list[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            table = cells[0].split("`")[1]
+            needed[table] = [c for c in cells[1].split("`")[1::2] if not c[0].isdigit()]
+    for table, columns in albined_db.TABLES.items():
+        assert [c for c in needed[table] if c in columns] == list(columns), table
+    assert needed[albined_db.RESULTS] == ["game_id", "profile_id"]

@@ -284,6 +284,16 @@ def test_import_writes_json_lines(tmp_path: Path) -> None:
     assert json.loads(line)["format"] == "skitgubbe-record/1"
 
 
+def test_import_says_how_many_games_it_converted_when_all_were(tmp_path: Path) -> None:
+    # a success said nothing at all, while a partial failure gave the count (issue 40)
+    result = run("import", "goat-events", str(LEGAL), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0
+    assert result.stderr.strip() == "1 game converted"
+    piped = run("import", "goat-events", str(LEGAL))  # the records on stdout, the count not
+    assert piped.stderr.strip() == "1 game converted"
+    assert json.loads(piped.stdout)["format"] == "skitgubbe-record/1"
+
+
 # --- --from on check, replay and legal --------------------------------------------------
 
 
@@ -292,6 +302,152 @@ def test_check_from_names_each_game_and_says_which_failed() -> None:
     assert result.exit_code == 2
     assert f"{BATCH}#g-legal: legal" in result.output
     assert f"{BATCH}#g-badcard: invalid · events[9].card: 'ZZ' is not a card" in result.output
+
+
+def logs_folder(tmp_path: Path) -> Path:
+    """A folder of Goat logs as a person keeps them: a log, a record, a batch of JSON
+    Lines (skipped: a folder is read for *.json) and a log in a sub-folder."""
+    folder = tmp_path / "logs"
+    (folder / "older").mkdir(parents=True)
+    (folder / "b_game.json").write_bytes(LEGAL.read_bytes())
+    (folder / "older" / "a_game.JSON").write_bytes(TEXT_ONLY.read_bytes())
+    (folder / "batch.jsonl").write_bytes(BATCH.read_bytes())
+    (folder / "notes.txt").write_text("not a log\n")
+    return folder
+
+
+def test_check_from_reads_every_log_of_a_folder_as_a_folder_of_records(tmp_path: Path) -> None:
+    # it said "logs is not a regular file (a folder)", though importers.md says to
+    # name a folder of logs with --from (issue 40)
+    folder = logs_folder(tmp_path)
+    result = run("check", "--from", "goat-events", str(folder))
+    lines = [line for line in result.stdout.splitlines() if ": " in line and "#" in line]
+    assert [line.split(": ")[0] for line in lines] == [
+        f"{folder / 'b_game.json'}#g-legal",  # path order, as a folder of records
+        f"{folder / 'older' / 'a_game.JSON'}#g-text",
+    ]
+    assert result.exit_code == 0, result.output
+    empty = tmp_path / "empty"
+    (empty / "deeper").mkdir(parents=True)
+    (empty / "batch.jsonl").write_bytes(BATCH.read_bytes())
+    nothing = run("check", "--from", "goat-events", str(empty))
+    assert nothing.exit_code == 2
+    assert "no record found: a folder is searched for *.json files; skipped 1 JSON Lines" in (
+        nothing.output
+    )
+
+
+def test_import_reads_every_log_of_a_folder(tmp_path: Path) -> None:
+    folder = logs_folder(tmp_path)
+    out = tmp_path / "records"
+    result = run("import", "goat-events", str(folder), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "a_game-g-text.json",
+        "b_game-g-legal.json",
+    ]
+    assert result.stderr.strip() == "2 games converted"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = run("import", "goat-events", str(empty), "-o", str(out))
+    assert refused.exit_code == 2 and "no record found" in refused.stderr
+
+
+def test_check_tells_each_file_of_a_folder_as_a_file_named(tmp_path: Path) -> None:
+    # without --from a folder's logs were read as records: "format: is required"
+    folder = logs_folder(tmp_path)
+    record = tmp_path / "record.json"
+    assert run("import", "goat-events", str(LEGAL), "-o", str(record) + "l").exit_code == 0
+    (folder / "c_record.json").write_text((tmp_path / "record.jsonl").read_text())
+    result = run("check", str(folder))
+    assert "format: is required" not in result.output
+    assert f"{folder / 'b_game.json'}#g-legal: legal" in result.output
+    assert f"{folder / 'c_record.json'}: legal" in result.output
+    assert f"{folder / 'older' / 'a_game.JSON'}#g-text: legal" in result.output
+    assert result.exit_code == 0
+
+
+def test_a_goat_log_on_standard_input_is_told_by_its_content() -> None:
+    # "-: invalid · format: is required", while the same file named was read as a log
+    result = CliRunner().invoke(main, ["check", "-"], input=LEGAL.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("-#g-legal: legal")
+    batch = CliRunner().invoke(main, ["check", "-"], input=BATCH.read_bytes())
+    assert "-:1#g-legal: legal" in batch.stdout and "format: is required" not in batch.stdout
+    record = CliRunner().invoke(
+        main,
+        ["check", "-"],
+        input=(LOGS.parent.parent / "sample_games" / "two_player_full.json").read_bytes(),
+    )
+    assert record.stdout.startswith("-: legal")
+    # replay and legal read standard input as check does
+    replayed = CliRunner().invoke(main, ["replay", "-"], input=LEGAL.read_bytes())
+    assert replayed.exit_code == 0 and "-#g-legal: legal" in replayed.stdout, replayed.output
+    one = CliRunner().invoke(main, ["replay", "-:1"], input=BATCH.read_bytes())
+    assert "-:1#g-legal: legal" in one.stdout, one.output
+
+
+def test_a_log_cut_short_says_the_text_ends_early(tmp_path: Path) -> None:
+    # "not JSON: Expecting property name enclosed in double quotes at line 9 column 31"
+    # said nothing of the file having been cut (issue 40)
+    text = LEGAL.read_text()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: text.index('"card"', 2000) + 3])
+    result = run("check", str(cut))
+    assert result.exit_code == 2
+    assert "not JSON: the text ends early (cut short?): Unterminated string" in result.output
+    cut.write_text(text[: text.index('"card"', 2000) - 1] + "\n")
+    assert (
+        "the text ends early (cut short?): Expecting property name" in run("check", str(cut)).output
+    )
+    comma = tmp_path / "comma.json"  # a mistake inside the text is not a text cut short
+    comma.write_text('{"format": "skitgubbe-record/1", "actions": ["Dan play 4C",]}')
+    said = run("check", str(comma)).output
+    assert "not JSON: Expecting value at line 1" in said and "cut short" not in said
+
+
+def test_a_line_of_json_lines_cut_short_is_named_by_its_line_with_from_or_without(
+    tmp_path: Path,
+) -> None:
+    # without --from it was goat_trunc.jsonl:1, with --from goat_trunc.jsonl
+    line = BATCH.read_text().splitlines()[0]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(line[:300] + "\n")
+    plain = run("check", str(cut)).output
+    given = run("check", "--from", "goat-events", str(cut)).output
+    assert plain.startswith(f"{cut}:1: invalid · not JSON: the text ends early")
+    assert given == plain
+    two = tmp_path / "two.jsonl"  # a broken first line: the others still read, each named
+    two.write_text(line[:300] + "\n" + line + "\n")
+    both = run("check", "--from", "goat-events", str(two)).output
+    assert f"{two}:1: invalid" in both and f"{two}#g-legal: legal" in both
+
+
+def test_a_log_written_by_hand_as_importers_md_says_is_read() -> None:
+    # importers.md did not say a draw's player is a seat from 0, nor how a card is written
+    doc = (LOGS.parent.parent / "docs" / "importers.md").read_text()
+    assert "counted **from 0**" in doc and "`T` (ten)" in doc
+    deal = ["4C", "6C", "8C", "9S", "2H", "3D", "KD", "JS", "QS"]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("dan", "eva", "cai")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": k % 3, "card": c} for k, c in enumerate(deal)]
+    events.append({"type": "playCard", "card": "4C"})
+    log = {"type": "replay", "gameId": "g1", "events": events}
+    record = convert(log, ImportOptions())
+    assert record["players"] == ["dan", "eva", "cai"]
+    assert record["actions"] == ["dan play 4C"]  # seat 0 drew 4C and leads
+    assert set(deal) <= set(record["deck"].split())
+    for field, value, said in (
+        ("card", "10S", "events[4].card: '10S' is not a card of the app ('TS', '2H')"),
+        ("card", "ts", "events[4].card: 'ts' is not a card of the app ('TS', '2H')"),
+        ("player", 3, "events[4].player: 3 is no seat of the game (0 to 2)"),
+    ):
+        broken = json.loads(json.dumps(log))
+        broken["events"][4][field] = value
+        with pytest.raises(goat_events.Broken) as refused:
+            convert(broken, ImportOptions())
+        assert str(refused.value) == said
+        assert said.split(": ", 1)[1].split(" ", 1)[1] in " ".join(doc.split())
 
 
 def test_check_from_with_jobs_and_write_illegal(tmp_path: Path) -> None:

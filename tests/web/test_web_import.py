@@ -203,6 +203,30 @@ def test_a_file_that_is_no_apps_database_is_said_in_one_line(tmp_path: Path) -> 
     assert calls.imported(sent(b"\x00\x01\x02 a picture", "x.png"))["format"] is None
 
 
+def test_a_database_by_name_that_is_no_sqlite_says_so_not_json(tmp_path: Path) -> None:
+    # a text file called notdb.db was read as a record: "not JSON: Expecting value"
+    text = tmp_path / "notdb.db"
+    text.write_text("my notes of the game\n")
+    result = CliRunner().invoke(main, ["check", str(text)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"{text}: invalid · {text}: is not an SQLite database"
+    for suffix in (".sqlite", ".SQLITE3"):
+        assert importers.detect_file(str(text.rename(text.with_suffix(suffix)))) == "albined-db"
+        text = text.with_suffix(suffix)
+    with pytest.raises(calls.BadInput) as picked:  # the page's picked file: the same line
+        calls.imported(sent(b"my notes of the game\n", "notdb.db"))
+    assert str(picked.value) == "notdb.db: is not an SQLite database"
+    # a record (or a log) saved under such a name is still read as what it holds
+    record = tmp_path / "record.db"
+    record.write_bytes(SAMPLE.read_bytes())
+    assert importers.detect_file(str(record)) is None
+    assert CliRunner().invoke(main, ["check", str(record)]).exit_code == 0
+    log = tmp_path / "log.sqlite"
+    log.write_bytes(GOAT.read_bytes())
+    assert importers.detect_file(str(log)) == "goat-events"
+    assert calls.imported(sent(b"plain text", "notes.txt"))["format"] is None
+
+
 # --- the API, and the worker's dispatcher: one answer ----------------------------------------
 
 

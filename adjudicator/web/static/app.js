@@ -1480,7 +1480,7 @@ async function openText(text, { name = "", box = $("paste"), told = false } = {}
   }
   if (!told && (await openLog({ text: typed, name }, box))) return;
   if (!/^[[{]/.test(typed)) {
-    fault(box, tr("this is neither a link to a record (it holds '#record=') nor a record (JSON, in braces)"));
+    fault(box, tr("this is neither a link to a record (it holds '#record='), a record (JSON, in braces), nor an app's log or database (a Goat app log, the albined app's SQLite file)"));
     return;
   }
   let record;
@@ -1489,8 +1489,8 @@ async function openText(text, { name = "", box = $("paste"), told = false } = {}
   } catch (err) {
     const at = /position (\d+)/.exec(err.message);
     fault(box, at
-      ? tr("the record is not whole JSON: it goes wrong near character {at} (cut short when copied?)", { at: Number(at[1]) + 1 })
-      : tr("the record is not whole JSON: it breaks off or has a mistake (cut short when copied?)"));
+      ? tr("the text is not whole JSON: it goes wrong near character {at} (cut short when copied?)", { at: Number(at[1]) + 1 })
+      : tr("the text is not whole JSON: it breaks off or has a mistake (cut short when copied?)"));
     return;
   }
   await openFresh(record, box);
