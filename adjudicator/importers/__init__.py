@@ -200,16 +200,20 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
         return None
     try:
         with open(path, "rb") as stream:
+            if os.fstat(stream.fileno()).st_size > max_size:
+                return None  # the record reader says it is too large
             head = stream.read(len(albined_db.SQLITE_HEADER))
             if albined_db.looks_like(head) or _named_database(path, head):
                 return albined_db.NAME
             lead = head.lstrip()[:1]
             if lead and lead not in (b"{", b"[", b"h", b"H"):
                 return None  # neither JSON nor a link: the record reader says what it is
+            # Read as far as the file goes, not 'read(max_size + 1)': a bounded read sets
+            # aside the whole bound first (64 MB for every file of a folder checked).
             if path.lower().endswith(".jsonl"):
-                content = head + stream.readline(max_size + 1)
+                content = head + stream.readline()
             else:
-                content = head + stream.read(max_size + 1 - len(head))
+                content = head + stream.read()
     except OSError:
         return None
     if len(content) > max_size:

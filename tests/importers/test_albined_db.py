@@ -780,7 +780,7 @@ def test_import_explain_prints_the_apps_rules_and_the_texts() -> None:
 
 
 def test_the_docs_table_of_the_apps_rules_is_what_explain_prints() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "importers.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "importers.md").read_text()
     section = doc[doc.index("### The app's rules") :]
     section = section[: section.index("\n### ", 5)]
     rows = {}
@@ -794,7 +794,7 @@ def test_the_docs_table_of_the_apps_rules_is_what_explain_prints() -> None:
 
 def test_the_docs_name_the_columns_the_importer_reads() -> None:
     # importers.md named the tables but not the columns one needs to write a file by hand
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "importers.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "importers.md").read_text()
     section = doc[doc.index("### The columns read") :]
     section = section[: section.index("\n### ")]
     needed: dict[str, list[str]] = {}

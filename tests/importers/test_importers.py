@@ -377,7 +377,7 @@ def test_a_goat_log_on_standard_input_is_told_by_its_content() -> None:
     record = CliRunner().invoke(
         main,
         ["check", "-"],
-        input=(LOGS.parent.parent / "sample_games" / "two_player_full.json").read_bytes(),
+        input=(LOGS.parents[2] / "sample_games" / "two_player_full.json").read_bytes(),
     )
     assert record.stdout.startswith("-: legal")
     # replay and legal read standard input as check does
@@ -425,7 +425,7 @@ def test_a_line_of_json_lines_cut_short_is_named_by_its_line_with_from_or_withou
 
 def test_a_log_written_by_hand_as_importers_md_says_is_read() -> None:
     # importers.md did not say a draw's player is a seat from 0, nor how a card is written
-    doc = (LOGS.parent.parent / "docs" / "importers.md").read_text()
+    doc = (LOGS.parents[2] / "docs" / "importers.md").read_text()
     assert "counted **from 0**" in doc and "`T` (ten)" in doc
     deal = ["4C", "6C", "8C", "9S", "2H", "3D", "KD", "JS", "QS"]
     events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("dan", "eva", "cai")]
