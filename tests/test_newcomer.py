@@ -349,9 +349,10 @@ def test_the_readme_says_the_svg_shows_the_table_before_the_action(tmp_path: Pat
 def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
     from adjudicator.render import terminal as render
 
-    assert render.legal_hint(("night.json", 2), 5) == (  # index 5 is the sixth action
+    # index 5 is the sixth action, game 1 (from 0, as JSON's "game") the second
+    assert render.legal_hint(("night.json", 1), 5) == (
         "'adjudicator legal night.json --at 6 --game 2' lists them"
     )
-    assert render.legal_hint("night.json", 5, 2) == (
+    assert render.legal_hint("night.json", 5, 1) == (
         "'adjudicator legal night.json --at 6 --game 2' lists them"
     )
