@@ -104,7 +104,8 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     else:
         trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else _("unknown")
         head.append(
-            " · " + _("trump {suit} · out of play {count}").format(suit=trump, count=view.discard)
+            " · "
+            + _("trump {suit} · out of play {count}").format(suit=trump, count=view.out_of_play)
         )
         if view.reserve:
             head.append(f" · avstickshög {view.reserve}")
