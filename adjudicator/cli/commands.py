@@ -524,7 +524,7 @@ def _one_game(label: str, document: Game | Session, number: int | None) -> tuple
         played = adjudicate_session(document).played
     except RecordError as exc:
         _invalid(label, exc)
-    return _("{file} game {number}").format(file=label, number=number), played[number - 1]
+    return f"{label} game {number}", played[number - 1]
 
 
 # "-:3" (line 3 of standard input) looks like an option to click: let it through as FILE.
