@@ -69,7 +69,9 @@ def cycle() -> tuple[list[str], list[str]]:
     played: list[str] = []
     for _ in range(STEPS_MAX):
         view = table.view()
-        where = repr(([sorted(hand) for hand in view.hands], view.trick, view.turn, view.discard))
+        where = repr(
+            ([sorted(hand) for hand in view.hands], view.trick, view.turn, view.out_of_play)
+        )
         if where in seen:
             first = seen[where]
             return played[:first], played[first:]

@@ -522,7 +522,8 @@ def _invalid(label: str, exc: RecordError) -> NoReturn:
 
 
 def _one_game(label: str, document: Game | Session, number: int | None) -> tuple[str, Game]:
-    """The game to show: the record itself, or game ``number`` of a session.
+    """The game to show: the record itself, or game ``number`` of a session, counted from 1
+    as ``--game`` and every sentence count games (docs/record-format.md, Counting).
 
     A session's games are checked in order first: the first leader of a game
     may follow from the previous one (the Goat leads the next game).
@@ -533,13 +534,13 @@ def _one_game(label: str, document: Game | Session, number: int | None) -> tuple
         return label, document
     if number is None:
         _mistake(f"{label} is a session of {len(document.games)} games: choose one with --game K")
-    if not 0 <= number < len(document.games):
-        _mistake(f"--game {number}: the session has games 0-{len(document.games) - 1}")
+    if not 1 <= number <= len(document.games):
+        _mistake(f"--game {number}: the session has games 1-{len(document.games)}")
     try:
         played = adjudicate_session(document).played
     except RecordError as exc:
         _invalid(label, exc)
-    return f"{label} game {number}", played[number]
+    return f"{label} game {number}", played[number - 1]
 
 
 # "-:3" (line 3 of standard input) looks like an option to click: let it through as FILE.
@@ -570,7 +571,7 @@ ONE_RECORD = {"ignore_unknown_options": True}
     type=POSITION,
     default=None,
     metavar="K",
-    help="In a session, the game to show (from 0).",
+    help="In a session, the game to show (counting from 1).",
 )
 @click.option(
     "--as",
@@ -656,7 +657,7 @@ def replay(
         if at is not None or to is not None or svg or html or interactive:
             _mistake(f"{label} is a session: choose a game with --game K for these options")
         _replay_session(label, document, viewer, _go_on(go_on))
-    source: render.Source = label if game_no is None else (label, game_no)
+    source: render.Source = label if game_no is None else (label, game_no - 1)
     label, game = _one_game(label, document, game_no)
     for name, value in (("--step", at), ("--to", to)):
         if value is not None and not 1 <= value <= len(game.actions):
@@ -689,7 +690,15 @@ def replay(
         if target is not None:
             try:
                 export.write(
-                    target, kind, label, whole, at=at, viewer=viewer, game=game, document=document
+                    target,
+                    kind,
+                    label,
+                    whole,
+                    at=at,
+                    viewer=viewer,
+                    game=game,
+                    document=document,
+                    number=None if game_no is None else game_no - 1,
                 )
             except OutputError as exc:
                 _mistake(str(exc))
@@ -710,7 +719,7 @@ def _replay_session(
         whole = adjudicate_session(session, steps=True, go_on=go_on)
     except RecordError as exc:
         _invalid(label, exc)
-    for number, report in enumerate(whole.games):
+    for number, report in enumerate(whole.games, start=1):
         out.print(Text(_("Game {number}").format(number=number), style="bold magenta"))
         game = _("{file} game {number}").format(file=label, number=number)
         if report.start is None:  # not replayed: its first leader is wrong
@@ -750,7 +759,7 @@ def _positions_said(actions: int) -> str:
     type=POSITION,
     default=None,
     metavar="K",
-    help="In a session, the game (from 0; default: the last).",
+    help="In a session, the game (counting from 1; default: the last).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the position and the list.")
 @go_on_option
@@ -795,7 +804,9 @@ def legal_command(
     click.get_current_context().meta[JSON_ERRORS] = as_json
     label, document = _load(file, max_size, _importing(from_format, names, rules, max_size, file))
     if isinstance(document, Session) and game_no is None:
-        game_no = len(document.games) - 1
+        game_no = len(document.games)
+    # The hint names the file as given and the game apart: "FILE --game 2", not "FILE game 2".
+    source: render.Source = label if game_no is None else (label, game_no - 1)
     label, game = _one_game(label, document, game_no)
     if at is not None and not 1 <= at <= len(game.actions) + 1:
         _mistake(f"--at {at}: " + _positions_said(len(game.actions)))
@@ -816,7 +827,7 @@ def legal_command(
                 file=label,
                 violation=service.ViolationOut.of(v),
             )
-        out.print(Text(render.never_reached(label, v.index or 0, game_no)))
+        out.print(Text(render.never_reached(label, v.index or 0, source)))
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:

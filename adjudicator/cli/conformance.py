@@ -85,7 +85,12 @@ def vectors_command(variant: str, players: int | None, count: int, seed: int, hi
     help="Before action N, counting from 1 (default: after the last).",
 )
 @click.option(
-    "--game", "game_no", type=POSITION, default=None, metavar="K", help="Game K of a session."
+    "--game",
+    "game_no",
+    type=POSITION,
+    default=None,
+    metavar="K",
+    help="Game K of a session (counting from 1).",
 )
 @click.option("--depth", type=DEPTH, required=True, metavar="D", help="Depth.")
 @click.option("--divide", is_flag=True, help="Count under each first action.")
@@ -113,10 +118,10 @@ def perft_command(
             _fail(f"--game {game_no}: {label} is one game, not a session")
         game = document
     else:
-        number = len(document.games) - 1 if game_no is None else game_no
-        if not 0 <= number < len(document.games):
-            _fail(f"--game {number}: the session has games 0-{len(document.games) - 1}")
-        game = document.games[number]
+        number = len(document.games) if game_no is None else game_no  # from 1, as people count
+        if not 1 <= number <= len(document.games):
+            _fail(f"--game {number}: the session has games 1-{len(document.games)}")
+        game = document.games[number - 1]
     if at is not None and not 1 <= at <= len(game.actions) + 1:
         _fail(
             f"--at {at}: the record has {len(game.actions)} actions: --at 1 is before the "

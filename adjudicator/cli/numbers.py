@@ -176,9 +176,9 @@ class Number(click.FloatRange):
 
 SEED = Whole(-(2**63), 2**63 - 1)
 """A seed: any 64-bit whole number (the same seed, the same games)."""
-POSITION = Whole(0, 10**9)
-"""An action (counted from 1) or a game (from 0) of a record: the record's own range is said
-after, where it is known."""
+POSITION = Whole(1, 10**9)
+"""An action or a game of a record, counted from 1 as people count them (docs/record-format.md,
+Counting): the record's own range is said after, where it is known."""
 PLAYERS = Whole(1, 100)
 """Players: the variant's own range is said after."""
 GAMES = Whole(0, 10**9)

@@ -350,7 +350,7 @@ class State:
             piles=[len(p) + self.pile_hidden[i] for i, p in enumerate(self.piles)],
             stock=len(self.stock),
             trick=list(self.trick),
-            discard=len(self.discard),
+            out_of_play=len(self.discard) + self.out_hidden,
             trump=self.trump,
             indicator_holder=self.indicator_holder,
             turn=self.turn,
@@ -419,7 +419,9 @@ class TableView:
     piles: list[int]
     stock: int
     trick: list[tuple[int, tuple[Card, ...]]]
-    discard: int
+    out_of_play: int
+    """Cards in nobody's hand and not on the table (docs/record-format.md): killed in tricks,
+    set aside before the deal, or written nowhere in a start position."""
     trump: int | None
     indicator_holder: int | None
     turn: int | None

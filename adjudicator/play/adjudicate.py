@@ -369,7 +369,7 @@ def _unknown_leader(game: Game, number: int) -> tuple[Violation, Game]:
 def _wrong_leader(name: str, number: int, losers: tuple[str, ...]) -> str:
     return _(
         "{name} leads game {number}, but the previous game's loser ({losers}) leads the next game"
-    ).format(name=name, number=number, losers=_(" or ").join(losers) or _("nobody"))
+    ).format(name=name, number=number + 1, losers=_(" or ").join(losers) or _("nobody"))
 
 
 def _leader_unknown(number: int, name: str | None) -> str:
@@ -377,11 +377,11 @@ def _leader_unknown(number: int, name: str | None) -> str:
         return _(
             "Game {previous} did not finish, so who leads game {number} is unknown; the record "
             "gives no first_leader"
-        ).format(previous=number - 1, number=number)
+        ).format(previous=number, number=number + 1)
     return _(
         "Game {previous} did not finish, so who leads game {number} is unknown; the record "
         "gives no first_leader, so {name}, who acts first, is taken to lead"
-    ).format(previous=number - 1, number=number, name=name)
+    ).format(previous=number, number=number + 1, name=name)
 
 
 def _scores_problem(
@@ -410,7 +410,9 @@ def _no_scoring() -> str:
 
 
 def _scores_unfinished(number: int) -> str:
-    return _("The session claims scores, but game {number} is not finished").format(number=number)
+    return _("The session claims scores, but game {number} is not finished").format(
+        number=number + 1
+    )
 
 
 def _scores_wrong(given: tuple[tuple[str, int, int], ...]) -> str:

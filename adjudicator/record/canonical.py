@@ -38,11 +38,10 @@ def _canonical_object(entry: ActionObject, action: Any, players: list[str]) -> d
     return out
 
 
-def _canonical_actions(record: Record) -> list[Any]:
-    names = {name: seat for seat, name in enumerate(record.players)}
-    players = record.players
+def _canonical_actions(players: list[str], actions: list[str | ActionObject]) -> list[Any]:
+    names = {name: seat for seat, name in enumerate(players)}
     out: list[Any] = []
-    for index, entry in enumerate(record.actions):
+    for index, entry in enumerate(actions):
         path = f"actions[{index}]"
         if isinstance(entry, str):
             body, comment = split_comment(entry, path)
@@ -67,10 +66,34 @@ def canonical(record: Record) -> dict[str, Any]:
         if name == "deck" and record.deck is not None:
             out["deck"] = " ".join(card_code(c) for c in record.deck)
         elif name == "actions":
-            out["actions"] = _canonical_actions(record)
+            out["actions"] = _canonical_actions(list(record.players), record.actions)
         elif name in data:
             out[name] = data[name]
     out.update({name: data[name] for name in record.model_extra or {}})  # the user's own keys
+    return out
+
+
+def canonical_game(session: SessionRecord, number: int, fmt: str) -> dict[str, Any]:
+    """Game ``number`` (from 0) of a session as a record of its own (format ``fmt``), in
+    canonical form: the session's variant, options and players, the game's own fields."""
+    game = session.games[number]
+    data = game.model_dump(
+        mode="json", exclude_none=True, exclude={"deck", "actions"}, warnings=False
+    )
+    out: dict[str, Any] = {
+        "format": fmt,
+        "variant": session.variant,
+        "options": session.options,
+        "players": list(session.players),
+    }
+    for name in type(game).model_fields:  # the fields in their order, as the game has them
+        if name == "deck" and game.deck is not None:
+            out["deck"] = " ".join(card_code(c) for c in game.deck)
+        elif name == "actions":
+            out["actions"] = _canonical_actions(list(session.players), game.actions)
+        elif name in data:
+            out[name] = data[name]
+    out.update({name: data[name] for name in game.model_extra or {}})
     return out
 
 

@@ -30,6 +30,7 @@ from adjudicator.bulk.outputs import write_file
 from adjudicator.i18n import _
 from adjudicator.play.adjudicate import Report
 from adjudicator.record import FORMAT, Game, Record, Session, canonical
+from adjudicator.record.canonical import canonical_game
 from adjudicator.render import terminal as render
 
 WIDTH = 100
@@ -124,21 +125,21 @@ def svg(label: str, report: Report, at: int | None = None, viewer: str | None = 
     return text.replace("font-family: Fira Code, monospace", FONTS)
 
 
-def record_of(game: Game, document: Game | Session | None = None) -> dict[str, Any]:
-    """The record a game was read from, in canonical form; a session's game as a record."""
+def record_of(
+    game: Game, document: Game | Session | None = None, number: int | None = None
+) -> dict[str, Any]:
+    """The record a game was read from, in canonical form; a session's game as a record.
+
+    ``number`` is the game's place in the session (from 0): a game as played (its first
+    leader the previous game's loser) is a copy, not one of the session's own."""
     if isinstance(game.record, Record):
         return canonical(game.record)
     if not isinstance(document, Session) or document.record is None:
         raise ValueError("the game's record is not at hand")
     session = document.record
-    number = document.games.index(game)
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "variant": session.variant,
-        "options": session.options,
-        "players": list(session.players),
-        **session.games[number].model_dump(mode="json", exclude_none=True, warnings=False),
-    }
+    if number is None:
+        number = document.games.index(game)
+    data = canonical_game(session, number, FORMAT)  # card codes, not the engine's numbers
     if game.first_leader is not None and game.start is None:
         data["first_leader"] = game.players[game.first_leader]  # the previous game's loser
     return data
@@ -181,11 +182,12 @@ def html(
     viewer: str | None = None,
     game: Game | None = None,
     document: Game | Session | None = None,
+    number: int | None = None,
 ) -> str:
     """The table's page as one file: the record's replay embedded, steppable offline.
 
     ``game`` is the game replayed (its record is embedded; ``document`` the
-    session it belongs to, if any); ``viewer`` embeds
+    session it belongs to, if any, and ``number`` its place there, from 0); ``viewer`` embeds
     only that player's view; ``at`` opens the page at that action (else at the
     first violation).
     """
@@ -193,7 +195,7 @@ def html(
 
     if game is None:
         raise ValueError("the HTML page needs the game to embed its record")
-    record = record_of(game, document)
+    record = record_of(game, document, number)
     text = json.dumps(record, ensure_ascii=False)
     # Everyone's view and each player's, or that one player's: adjudicated once, each view
     # a patch per step (calls.packed_replays; app.js unpacks each view when it is shown).
@@ -264,11 +266,12 @@ def write(
     viewer: str | None = None,
     game: Game | None = None,
     document: Game | Session | None = None,
+    number: int | None = None,
 ) -> None:
     """Write the ruling to ``target`` as ``kind`` ("svg" or "html"), whole or not at all
     (a full disk keeps the older file); :class:`OutputError` with one line if it cannot."""
     if kind == "svg":
         text = svg(label, report, at, viewer)
     else:
-        text = html(label, report, at, viewer, game, document)
+        text = html(label, report, at, viewer, game, document, number)
     write_file(f"--{kind}", target, text)

@@ -104,7 +104,8 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     else:
         trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else _("unknown")
         head.append(
-            " · " + _("trump {suit} · out of play {count}").format(suit=trump, count=view.discard)
+            " · "
+            + _("trump {suit} · out of play {count}").format(suit=trump, count=view.out_of_play)
         )
         if view.reserve:
             head.append(f" · avstickshög {view.reserve}")
@@ -218,14 +219,15 @@ def _shows_a_hand(form: listing.Form) -> bool:
 
 
 Source = str | tuple[str, int]
-"""A record as the user named it (``games.jsonl:3``), or a session and one of its games."""
+"""A record as the user named it (``games.jsonl:3``), or a session and one of its games
+(from 0, as a violation's ``game``; said from 1)."""
 
 
 def legal_hint(
     source: Source | None, index: int, game: int | None = None, there: bool = False
 ) -> str:
-    """How to list the legal actions at ``index`` (from 0; ``--at`` counts from 1), as a
-    command to run as printed
+    """How to list the legal actions at ``index`` of game ``game`` (both from 0; ``--at``
+    and ``--game`` count from 1), as a command to run as printed
     (``there``: "... lists what was legal there", where no list of them came before).
 
     ``source`` is the record as the user named it (``games.jsonl:3``); standard
@@ -233,7 +235,7 @@ def legal_hint(
     """
     if isinstance(source, tuple):
         source, game = source
-    where = f" --at {index + 1}" + (f" --game {game}" if game is not None else "")
+    where = f" --at {index + 1}" + (f" --game {game + 1}" if game is not None else "")
     if source is None or source == "-" or source.startswith("-:"):
         command = f"'adjudicator legal FILE{where}'"
     else:
@@ -292,7 +294,7 @@ def violation(
             what = _("action {number}").format(number=v.index + 1)
         else:
             what = _("session") if v.rule.startswith("session.") else _("result")
-        where = _("illegal game {number}, {what}").format(number=v.game, what=what)
+        where = _("illegal game {number}, {what}").format(number=v.game + 1, what=what)
     elif v.index is not None:
         where = _("illegal action {number}").format(number=v.index + 1)
     else:
@@ -629,7 +631,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
         + f" · {report.variant}"
     )
     parts: list[RenderableType] = [head]
-    for number, game in enumerate(report.games):
+    for number, game in enumerate(report.games, start=1):
         parts.append(verdict_line("  " + _("game {number}").format(number=number), game))
         parts.extend(violation(v, source=file) for v in game.violations)
         parts.extend(undetermined(v) for v in game.undetermined)
@@ -638,7 +640,7 @@ def session_verdict(file: str, report: SessionReport) -> RenderableType:
     if report.scores is not None:
         grid = Table(title=_("Scores"), title_justify="left", box=None, pad_edge=False)
         grid.add_column(_("player"))
-        for number in range(len(report.games)):
+        for number in range(1, len(report.games) + 1):
             grid.add_column(_("game {number}").format(number=number), justify="right")
         grid.add_column(_("total"), justify="right", style="bold")
         for name in report.players:
@@ -724,10 +726,12 @@ UNSEEN_SHOWN = 16
 """Actions with unseen cards listed by ``legal`` before the rest are counted."""
 
 
-def never_reached(label: str, index: int, game: int | None = None) -> str:
+def never_reached(label: str, index: int, source: Source | None = None) -> str:
     """``legal`` at a position beyond an illegal action (``index``, from 0): the service's
-    sentence, and how to list what was legal there."""
-    return service.never_reached(label, index) + "; " + legal_hint(label, index, game, there=True)
+    sentence about ``label``, and how to list what was legal there (in ``source``, the record
+    as the user named it, by default ``label``)."""
+    hint = legal_hint(label if source is None else source, index, there=True)
+    return service.never_reached(label, index) + "; " + hint
 
 
 def _listed(listed: list[str]) -> list[Text]:

@@ -478,7 +478,7 @@ class TableOut(Out):
             "trick": [{"player": names[p], "cards": _codes(cs)} for p, cs in view.trick],
             "sluffs": [{"player": names[p], "cards": _codes(cs)} for p, cs in view.sluffs],
             "trick_target": view.trick_target,
-            "out_of_play": view.discard,
+            "out_of_play": view.out_of_play,
             "reserve": view.reserve,
             "deal": deal,
             "losers": [names[p] for p in view.losers] if view.phase == OVER else [],

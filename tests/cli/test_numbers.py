@@ -100,7 +100,7 @@ def test_a_number_that_is_not_one_is_one_line_naming_the_option(
             ["conform", "--engine", "x", "RECORD", "--timeout", "0"],
             "--timeout 0: must be a number above 0",
         ),
-        (["replay", "RECORD", "--step", "nan"], "--step nan: must be a whole number from 0 to"),
+        (["replay", "RECORD", "--step", "nan"], "--step nan: must be a whole number from 1 to"),
     ],
 )
 def test_the_line_says_the_range(
@@ -139,7 +139,7 @@ def test_the_range_is_said_in_the_language_named_after_the_mistake() -> None:
     result = invoke(["legal", "--at", "x", "--lang", "fi", "y"], "")
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    assert lines == ["--at x: on oltava kokonaisluku väliltä 0–1\u00a0000\u00a0000\u00a0000"]
+    assert lines == ["--at x: on oltava kokonaisluku väliltä 1–1\u00a0000\u00a0000\u00a0000"]
 
 
 def test_the_range_is_said_in_the_run_language(tmp_path: pytest.TempPathFactory) -> None:

@@ -324,7 +324,7 @@ def test_perft_on_a_game_of_a_session() -> None:
     state = legal.position(session.games[1], 0).state
     counts = perft.perft(state, 2)
     result = CliRunner().invoke(
-        main, ["perft", str(path), "--game", "1", "--at", "1", "--depth", "2"]
+        main, ["perft", str(path), "--game", "2", "--at", "1", "--depth", "2"]
     )
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [f"depth {d}: {c}" for d, c in enumerate(counts, 1)]

@@ -1117,7 +1117,7 @@ def run_cli(path: Path) -> list[tuple[str, str]]:
     if path.suffix == ".json":
         # The page holds the whole replay either way; a big record's terminal text (its
         # every step, some 4 ms each at 20 players) is cut to one step.
-        big = ["--step", "0"] if path.stat().st_size > BIG_RECORD else []
+        big = ["--step", "1"] if path.stat().st_size > BIG_RECORD else []
         runs.append(["replay", str(path), "--html", str(page), *big])
     statuses: list[str] = []
     for args in runs:

@@ -567,7 +567,7 @@ def test_every_presets_word_for_its_loser_has_its_lines() -> None:
     assert words <= terminal._LOSER_LINES.keys()
 
 
-@pytest.mark.parametrize(("code", "head"), [("en", "Game 0"), ("sv", "Parti 0"), ("fi", "Peli 0")])
+@pytest.mark.parametrize(("code", "head"), [("en", "Game 1"), ("sv", "Parti 1"), ("fi", "Peli 1")])
 def test_a_sessions_games_are_headed_in_the_language(code: str, head: str) -> None:
     sample = Path(__file__).parents[2] / "sample_games" / "goat_session_3_games.json"
     result = CliRunner().invoke(main, ["replay", "--lang", code, str(sample)])

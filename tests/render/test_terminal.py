@@ -104,9 +104,10 @@ def test_the_option_grid_never_breaks_a_value(width: int) -> None:
 def test_the_hint_for_one_game_of_a_session_names_the_game() -> None:
     from adjudicator.render import terminal as render
 
-    assert render.legal_hint(("night.json", 2), 5) == (  # index 5 is the sixth action
+    # index 5 is the sixth action, game 1 (from 0, as JSON's "game") the second
+    assert render.legal_hint(("night.json", 1), 5) == (
         "'adjudicator legal night.json --at 6 --game 2' lists them"
     )
-    assert render.legal_hint("night.json", 5, 2) == (
+    assert render.legal_hint("night.json", 5, 1) == (
         "'adjudicator legal night.json --at 6 --game 2' lists them"
     )
