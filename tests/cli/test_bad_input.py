@@ -220,9 +220,9 @@ def test_the_good_record_used_above_is_legal(tmp_path: Path) -> None:
 def test_steps_of_a_record_without_actions_are_refused(option: str, tmp_path: Path) -> None:
     path = tmp_path / "empty.json"
     path.write_text(json.dumps({**GOOD_START, "actions": []}), encoding="utf-8")
-    code, out, err, exc = run("replay", option, "0", str(path))
+    code, out, err, exc = run("replay", option, "1", str(path))
     assert exc is None and code == 2
-    assert_one_line_naming(out + err, f"{option} 0: the record has no actions")
+    assert_one_line_naming(out + err, f"{option} 1: the record has no actions")
 
 
 DEEP = "[" * 5000 + "]" * 5000
