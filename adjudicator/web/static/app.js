@@ -1574,13 +1574,18 @@ async function openLink(text, anchor, dispute = null, push = true) {
   return openFresh(record, anchor, { game: link.game ? link.game - 1 : 0, where, viewer, dispute, push });
 }
 
+function sentence(message) {
+  // a message followed by another sentence ends with a full stop ("… copy all of it.")
+  return /[.!?…:]$/.test(message.trim()) ? message : `${message.trimEnd()}.`;
+}
+
 function shownAgain(message, damaged = false) {
   // a link that opened nothing: the address goes back to what is on screen, and says why.
   // On a page just loaded nothing was on screen: a damaged link leaves the address (New
   // dispute), a record the engine refused stays in it (a reload may yet open it).
   if (page.shown) {
     history.replaceState(page.shown.state, "", page.shown.url);
-    showError(`${message} ` + tr("Nothing was opened: the screen is as it was."));
+    showError(`${sentence(message)} ` + tr("Nothing was opened: the screen is as it was."));
   } else {
     if (damaged) history.replaceState(null, "", location.pathname + location.search);
     showError(message);
@@ -1702,6 +1707,7 @@ async function drawQr(url) {
     code = await api("/api/qr", { link: url });
   } catch (err) {
     box.append(el("p", { class: "hint", text: err.message })); // too long for a QR code, or no engine
+    inView(box);
     return;
   }
   const n = code.size;
@@ -1723,6 +1729,17 @@ async function drawQr(url) {
   dots.setAttribute("fill", "#000000");
   svg.append(back, dots);
   box.append(svg);
+  inView(box);
+}
+
+function inView(node) {
+  // what a tap just made comes on screen whole where it fits (the QR code below Copy link
+  // was drawn under the screen's edge), never under the replay bar stuck at the top
+  const bar = $("replay-bar");
+  const under = bar.offsetParent === null ? 0 : bar.getBoundingClientRect().height + 8;
+  const { top, bottom } = node.getBoundingClientRect();
+  if (bottom > innerHeight) window.scrollBy({ top: Math.min(bottom - innerHeight + 8, top - under), behavior: "instant" });
+  else if (top < under) window.scrollBy({ top: top - under, behavior: "instant" });
 }
 
 async function copyLink() {

@@ -1,0 +1,79 @@
+"""What a stranger found on the page at 390 px in Swedish and Finnish (issue 40): English
+words on a Swedish page, a banner's missing full stop, a QR code drawn out of sight, a deck
+field's bad card without the suggestion, a finished game still offering to go on.
+
+In a real browser, launched as the other browser tests are (``web_browser.launch``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from test_web_page import README_DISPUTE, VIEWPORTS, in_view, ready, sample
+from web_browser import link
+
+
+def _tab(browser: Browser, locale: str) -> Iterator[Page]:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, locale=locale)
+    tab = context.new_page()
+    tab.errors = []  # type: ignore[attr-defined]
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))  # type: ignore[attr-defined]
+    yield tab
+    assert not tab.errors, tab.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone in English: 390×844, touch."""
+    yield from _tab(browser, "en-GB")
+
+
+@pytest.fixture
+def swedish(browser: Browser) -> Iterator[Page]:
+    """A phone whose browser asks for Swedish."""
+    yield from _tab(browser, "sv-SE")
+
+
+@pytest.fixture
+def finnish(browser: Browser) -> Iterator[Page]:
+    """A phone whose browser asks for Finnish."""
+    yield from _tab(browser, "fi-FI")
+
+
+def _cut(record: dict[str, Any]) -> str:
+    whole = link(record)
+    return whole[: len(whole) // 2]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en-GB", "or copy all of it. Nothing was opened"), ("sv-SE", "kopiera hela. Inget öppnades")],
+)
+def test_a_damaged_links_banner_is_two_sentences(
+    browser: Browser, base: str, lang: str, said: str
+) -> None:
+    for tab in _tab(browser, lang):
+        ready(tab, base + "/" + link(README_DISPUTE))
+        tab.wait_for_selector(".violation")
+        tab.goto(base + "/" + _cut(sample("pagat_3p_full.json")))
+        error = tab.locator("#error")
+        expect(error).to_contain_text(said.split(". ")[1])
+        assert said in error.inner_text()
+
+
+def test_the_qr_code_comes_into_view_after_copy_link(phone: Page, base: str) -> None:
+    ready(phone, base + "/" + link(sample("pagat_3p_full.json")))
+    phone.wait_for_selector("#steps li")
+    phone.locator("#copy-link").scroll_into_view_if_needed()
+    phone.locator("#copy-link").tap()
+    phone.locator("#qr svg").wait_for()
+    phone.wait_for_timeout(100)
+    assert in_view(phone, "#qr svg"), phone.locator("#qr svg").bounding_box()
+    # and never under the replay bar stuck at the top
+    bar = phone.locator("#replay-bar").bounding_box()
+    qr = phone.locator("#qr svg").bounding_box()
+    assert bar is not None and qr is not None
+    assert qr["y"] >= bar["y"] + bar["height"] or qr["y"] + qr["height"] <= bar["y"]
