@@ -77,3 +77,43 @@ def test_the_qr_code_comes_into_view_after_copy_link(phone: Page, base: str) -> 
     qr = phone.locator("#qr svg").bounding_box()
     assert bar is not None and qr is not None
     assert qr["y"] >= bar["y"] + bar["height"] or qr["y"] + qr["height"] <= bar["y"]
+
+
+def _something_else(tab: Page, player: str, cards: str) -> None:
+    if tab.locator("#else").get_attribute("open") is None:
+        tab.locator("#else summary").tap()
+    tab.select_option("#else-player", player)
+    tab.fill("#else-cards", cards)
+    tab.locator("#else-go").tap()
+
+
+def test_actions_are_said_in_the_pages_language_with_card_symbols(swedish: Page, base: str) -> None:
+    """The legal actions, the ruling's action and its alternatives, and Undo: a sentence in
+    Swedish with the cards as the page writes them; the record's notation is the buttons'
+    accessible name, and what goes into the record."""
+    ready(swedish, base + "/" + link({**README_DISPUTE, "actions": ["Anna play 6D"]}))
+    legal = swedish.locator("#legal button.act")
+    expect(legal.last).to_have_text("Bo tar upp")
+    shown = legal.all_inner_texts()
+    assert "Bo lägger 7♦ 8♦ 9♦" in shown and all(s.startswith("Bo lägger ") for s in shown[:-1])
+    swedish.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).tap()
+    expect(swedish.locator("#undo")).to_have_text("Ångra: Bo lägger 7♦ 8♦ 9♦")
+    expect(legal).to_have_text(["Cai lägger 3♠", "Cai lägger Q♦", "Cai tar upp"])
+    _something_else(swedish, "Cai", "8C 9C")
+    ruling = swedish.locator("#ruling .violation")
+    ruling.wait_for()
+    said = ruling.inner_text()
+    assert "Otillåtet: drag 3 av 3, Cai lägger 8♣ 9♣" in said, said
+    assert "Cai lägger 3♠" in said and "Cai tar upp" in said, said
+    assert " play " not in said and " pick" not in said, said
+    expect(swedish.locator("#undo")).to_have_text("Ångra: Cai lägger 8♣ 9♣")
+
+
+def test_undo_names_an_action_typed_with_card_symbols(phone: Page, base: str) -> None:
+    """An action typed under "Something else": Undo names it as a sentence, 8♣ 9♣ (not the
+    record's 8C 9C)."""
+    ready(phone, base + "/" + link({**README_DISPUTE, "actions": README_DISPUTE["actions"][:2]}))
+    phone.locator("#legal button.act").first.wait_for()
+    _something_else(phone, "Cai", "8C 9C")
+    phone.locator("#ruling .violation").wait_for()
+    expect(phone.locator("#undo")).to_have_text("Undo: Cai plays 8♣ 9♣")

@@ -357,14 +357,60 @@ function sourcesEl(where) {
 }
 
 function formEl(form) {
-  // an action as the eye reads it: the player and act in words, the cards as cards
+  // an action as the eye reads it: a sentence in the page's language, the cards as cards
+  // (the accessible name stays the record's notation); an action of another shape as written
   const text = formText(form);
-  if (typeof form !== "string") return el("span", { class: "form", text });
-  const words = text.split(" ");
-  const cards = words.slice(2);
-  const known = cards.length && cards.every((w) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(w));
-  if (!known) return el("span", { class: "form", text: pretty(text) });
-  return el("span", { class: "form", "aria-label": text }, `${words[0]} ${words[1]} `, cardsEl(cards));
+  const said = actSaid(form);
+  if (said === null) return el("span", { class: "form", text: pretty(text) });
+  return el("span", { class: "form", "aria-label": text }, ...sentenceEl(said, actCards(form)));
+}
+
+const CARD_CODE = /^([2-9TJQKA][SHDC]|\?\?)$/;
+
+function actCards(form) {
+  return typeof form === "string" ? form.split(" ").slice(2) : [];
+}
+
+function actSaid(form) {
+  // "Finn spelar {cards}": an action of the record as a sentence of the page's language, one
+  // whole sentence for each act (the cards stand where CARDS_AT is); null for a form the page
+  // does not say (a deal's shares, a mark, a comment, a word that is not a card)
+  if (typeof form !== "string") return null;
+  const words = form.split(" ");
+  if (words.length < 2 || !words.slice(2).every((w) => CARD_CODE.test(w))) return null;
+  const [player, act] = words;
+  const has = words.length > 2;
+  const values = { player, cards: CARDS_AT };
+  if (act === "play" && has) return tr("{player} plays {cards}", values);
+  if (act === "sluff" && has) return tr("{player} sluffs {cards}", values);
+  if (act === "pick") return has ? tr("{player} picks up {cards}", values) : tr("{player} picks up", values);
+  if (act === "dare") return has ? tr("{player} dares and turns {cards}", values) : tr("{player} dares", values);
+  if (act === "take" && !has) return tr("{player} takes the trick", values);
+  if (act === "exchange" && has) return tr("{player} exchanges {cards}", values);
+  if (act === "set_aside" && has) return tr("{player} sets {cards} aside", values);
+  if (act === "deal" && !has) return tr("{player} deals", values);
+  return null;
+}
+
+function actText(form) {
+  // the action's sentence as plain text, the cards as the page writes them (Q♦): for "Undo: …"
+  const said = actSaid(form);
+  return said === null ? pretty(formText(form)) : said.replace(CARDS_AT, cardsText(actCards(form)));
+}
+
+function cardsText(codes) {
+  return pretty(`x x ${codes.join(" ")}`).slice(4);
+}
+
+function sentenceEl(said, codes) {
+  // a sentence with its cards drawn as cards where CARDS_AT stands (their text, "Q♦", is
+  // what a screen reader reads)
+  const [before, after = ""] = said.split(CARDS_AT);
+  const cards = codes.map((code) => CARD_CODE.test(code) ? cardEl(code) : code);
+  const parts = [before];
+  cards.forEach((c, i) => parts.push(...(i ? [" ", c] : [c])));
+  parts.push(after);
+  return parts.filter((p) => p !== "");
 }
 
 function drawRuling() {
@@ -457,22 +503,21 @@ function insteadCards(form) {
 
 function insteadEl(form) {
   // the sentence with its cards drawn as cards (their text, "Q♦", is the accessible name)
-  const [before, after = ""] = insteadSaid(form).split(CARDS_AT);
-  const cards = insteadCards(form).map((code) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(code) ? cardEl(code) : code);
-  const parts = [before];
-  cards.forEach((c, i) => parts.push(...(i ? [" ", c] : [c])));
-  parts.push(after);
-  return parts.filter((p) => p !== "");
+  return sentenceEl(insteadSaid(form), insteadCards(form));
 }
 
 function insteadText(form) {
   // the same sentence as plain text, for "Undo: …"
-  return insteadSaid(form).replace(CARDS_AT, pretty(`x x ${insteadCards(form).join(" ")}`).slice(4));
+  return insteadSaid(form).replace(CARDS_AT, cardsText(insteadCards(form)));
 }
 
 function actionButton(form, onclick) {
+  // the action said in the page's language, its cards as cards; the accessible name stays
+  // the record's notation
   const text = formText(form);
-  return el("button", { type: "button", class: "act", "aria-label": text, text: pretty(text), onclick });
+  const said = actSaid(form);
+  const shown = said === null ? pretty(text) : el("span", {}, ...sentenceEl(said, actCards(form))); // one line in the flex button
+  return el("button", { type: "button", class: "act", "aria-label": text, onclick }, shown);
 }
 
 function later() {
@@ -772,7 +817,7 @@ function undo() {
 async function play(form, anchor = null) {
   page.lastTapAt = performance.now();
   $("undo-about").textContent = "";
-  const done = await change(withActions([...page.record.actions, form]), formText(form), anchor || $("legal"));
+  const done = await change(withActions([...page.record.actions, form]), actText(form), anchor || $("legal"));
   if (done) showRuling();
   return done;
 }
