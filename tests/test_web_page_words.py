@@ -117,3 +117,33 @@ def test_undo_names_an_action_typed_with_card_symbols(phone: Page, base: str) ->
     _something_else(phone, "Cai", "8C 9C")
     phone.locator("#ruling .violation").wait_for()
     expect(phone.locator("#undo")).to_have_text("Undo: Cai plays 8♣ 9♣")
+
+
+def test_a_bad_card_in_the_deck_is_said_as_under_something_else(phone: Page, base: str) -> None:
+    """New dispute, deck ``K0 2S 3S``: the page's one card-reading line with the nearest
+    cards, as "Something else" says it, beside the deck (was the engine's line without them)."""
+    ready(phone, base + "/")
+    phone.fill("#players", "Dan Eva Finn")
+    phone.fill("#deck", "K0 2S 3S")
+    phone.get_by_role("button", name="Start", exact=True).tap()
+    fault = phone.locator("#deck-fault")
+    expect(fault).to_have_text(
+        "deck[0]: 'K0' is not a card: a card is its rank (2-10, J, Q, K, A) then its suit "
+        "(S, H, D, C), as KD or 10H; did you mean K♠ or K♥ or K♦ or K♣?"
+    )
+    assert phone.input_value("#deck") == "K0 2S 3S"
+    assert phone.locator("#deck").get_attribute("aria-invalid") == "true"
+
+
+def test_a_deck_of_every_spelling_and_unknown_cards_is_not_refused_by_the_page(
+    phone: Page, base: str
+) -> None:
+    """What the record reads (10h, T♥, ♤ outline suits, ??) passes the page's own check: a
+    refusal, if any, is the engine's about the deck as a whole, never 'is not a card'."""
+    ready(phone, base + "/")
+    phone.fill("#players", "Dan Eva Finn")
+    phone.fill("#deck", "10h T♣ 2♤ ?? KD")
+    phone.get_by_role("button", name="Start", exact=True).tap()
+    phone.wait_for_timeout(500)
+    fault = phone.locator("#deck-fault")
+    assert fault.count() == 0 or "is not a card" not in fault.inner_text()

@@ -972,7 +972,7 @@ function acting(action) {
 
 // --- Something else: an action typed or tapped by hand -----------------------------------
 
-const CARD_TEXT = /^(10|[2-9TJQKA])([SHDC♠♥♦♣])$/i;
+const CARD_TEXT = /^(10|[2-9TJQKA])([SHDC♠♥♦♣♤♡♢♧])$/i; // every spelling the record reads
 
 function distance(a, b) {
   const row = [...Array(b.length + 1).keys()];
@@ -1261,6 +1261,10 @@ function newRecord() {
     record.dealer = $("dealer").value;
     record.deck = $("deck").value.trim();
     if (!record.deck) throw new FormFault($("deck"), tr("tap Deal at random, or type the deck: each card's rank and suit with spaces, first card dealt first"));
+    // a card that is no card is said as under Something else, with the nearest cards
+    record.deck.split(/\s+/).forEach((word, i) => {
+      if (word !== "??" && !CARD_TEXT.test(word)) throw new FormFault($("deck"), `deck[${i}]: ${cardFault(word, [])}`);
+    });
   } else {
     const hands = Object.fromEntries(names.map((n) => [n, withUnseen(`hand:${n}`)]));
     const start = { phase: Number(where), leader: $("leader").value, hands };
