@@ -77,3 +77,23 @@ def test_the_html_export_in_swedish_has_no_english_trump_words(tmp_path: Path) -
     assert (
         json.dumps("trumfkortet lagt åt sidan med baksidan upp", ensure_ascii=False)[1:-1] in html
     )
+
+
+def test_the_samples_titles_are_in_the_pages_language() -> None:
+    """The Samples list (``/api/samples``) and ``adjudicator samples`` say each title in
+    the language asked: the titles are the project's words, in the catalogues."""
+    english = {s["name"]: s["title"] for s in client.get("/api/samples?lang=en").json()}
+    swedish = {s["name"]: s["title"] for s in client.get("/api/samples?lang=sv").json()}
+    assert english["helmfrid_dispute_known"] == (
+        "A table dispute, hand shown: Bo held a king and did not tie"
+    )
+    assert swedish["helmfrid_dispute_known"] == (
+        "En tvist vid bordet, handen visad: Bo hade en kung och lade inte lika"
+    )
+    assert all(swedish[name] != title for name, title in english.items()), [
+        name for name, title in english.items() if swedish[name] == title
+    ]
+    listed = CliRunner().invoke(
+        main, ["--lang", "fi", "samples"], env={"ADJUDICATOR_LANG": "", "COLUMNS": "300"}
+    )
+    assert "Sama riita, kättä ei näytetty" in listed.output, listed.output[:300]

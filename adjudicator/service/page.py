@@ -569,11 +569,10 @@ def samples() -> list[dict[str, Any]]:
     out = []
     for entry in shipped.names():
         data = json.loads(shipped.text(entry))
-        meta = data.get("meta") or {}
         out.append(
             {
                 "name": entry.removesuffix(".json"),
-                "title": meta.get("title", ""),
+                "title": shipped.title(data),
                 "variant": data.get("variant", ""),
                 "players": list(data.get("players", [])),
                 "session": "games" in data,
