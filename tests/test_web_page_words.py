@@ -147,3 +147,16 @@ def test_a_deck_of_every_spelling_and_unknown_cards_is_not_refused_by_the_page(
     phone.wait_for_timeout(500)
     fault = phone.locator("#deck-fault")
     assert fault.count() == 0 or "is not a card" not in fault.inner_text()
+
+
+def test_a_finished_game_offers_no_action_to_enter(phone: Page, base: str) -> None:
+    """Once the game is over nothing may follow (rule game.over, the engine lists nothing):
+    the page says so and offers no "Something else"; a step before the end still may."""
+    ready(phone, base + "/" + link(sample("pagat_3p_full.json")))
+    expect(phone.locator("#legal")).to_contain_text("The game is over.")
+    expect(phone.locator("#else")).to_be_hidden()
+    assert phone.locator("#legal button.act").count() == 0
+    phone.locator("#back").tap()
+    expect(phone.locator("#legal")).not_to_contain_text("The game is over.")
+    phone.locator("#forward").tap()
+    expect(phone.locator("#else")).to_be_hidden()

@@ -534,7 +534,8 @@ function drawMoves() {
   legal.replaceChildren();
   $("moves").hidden = Boolean(EMBEDDED);
   if (EMBEDDED) return; // no engine at hand: nothing to play (and one player's file holds no record)
-  $("else").hidden = !atEnd || !r.next;
+  // nothing may follow the end of the game (rule game.over): no action to enter by hand then
+  $("else").hidden = !atEnd || !r.next || r.next.finished;
   if (!atEnd) {
     $("else-hand").replaceChildren();
     const n = later();
