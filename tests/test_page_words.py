@@ -97,3 +97,22 @@ def test_the_samples_titles_are_in_the_pages_language() -> None:
         main, ["--lang", "fi", "samples"], env={"ADJUDICATOR_LANG": "", "COLUMNS": "300"}
     )
     assert "Sama riita, kättä ei näytetty" in listed.output, listed.output[:300]
+
+
+def test_the_apis_own_errors_are_in_the_language_asked() -> None:
+    """What the service says for an unknown sample, topic or page: in Swedish when asked,
+    the English as before otherwise."""
+    missing = client.get("/api/samples/no_such_game?lang=sv")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == (
+        "samples: inget exempel 'no_such_game' ('adjudicator samples' listar dem, liksom "
+        "/api/samples)"
+    )
+    topic = client.get("/api/explain/phase2.beet?lang=sv").json()["error"]
+    assert topic.startswith("explain: 'phase2.beet' är varken ett regel-id"), topic
+    result = CliRunner().invoke(
+        main, ["--lang", "fi", "explain", "phase2.beet"], env={"ADJUDICATOR_LANG": ""}
+    )
+    assert "tarkoititko phase2.beat" in result.output, result.output
+    english = CliRunner().invoke(main, ["explain", "phase2.beet"], env={"ADJUDICATOR_LANG": ""})
+    assert "is neither a rule id nor a rule option; did you mean phase2.beat or" in english.output

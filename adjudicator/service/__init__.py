@@ -704,8 +704,14 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
     near = difflib.get_close_matches(
         topic, [*catalog.RULES, *RuleOptions.model_fields], n=3, cutoff=0.6
     )
-    hint = f"; did you mean {' or '.join(near)}?" if near else ""
-    raise UnknownTopic(
-        f"explain: {topic!r} is neither a rule id nor a rule option{hint} "
-        "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
-    )
+    if near:
+        said = _(
+            "{topic} is neither a rule id nor a rule option; did you mean {close}? "
+            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+        ).format(topic=repr(topic), close=_(" or ").join(near))
+    else:
+        said = _(
+            "{topic} is neither a rule id nor a rule option "
+            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+        ).format(topic=repr(topic))
+    raise UnknownTopic(f"explain: {said}")
