@@ -81,7 +81,7 @@ def legal_at(text: str, at: int | None = None, label: str = STDIN_LABEL) -> dict
             played = adjudicate_session(document).played
         except RecordError as exc:
             raise BadInput(str(exc)) from None
-        label = f"{label} game {len(document.games) - 1}"
+        label = _("{file} game {number}").format(file=label, number=len(document.games) - 1)
         document = played[-1]
     game = document
     if at is not None and not 0 <= at <= len(game.actions):
