@@ -160,3 +160,13 @@ def test_a_finished_game_offers_no_action_to_enter(phone: Page, base: str) -> No
     expect(phone.locator("#legal")).not_to_contain_text("The game is over.")
     phone.locator("#forward").tap()
     expect(phone.locator("#else")).to_be_hidden()
+
+
+def test_a_check_not_made_is_said_in_the_pages_language(finnish: Page, base: str) -> None:
+    """The dispute with the hand not shown: the undetermined check's line says 'sääntö', as
+    the ruling does (it said 'rule' on a Finnish page)."""
+    ready(finnish, base + "/" + link(sample("helmfrid_dispute_unknown.json")))
+    line = finnish.locator("#ruling .undetermined").first
+    line.wait_for()
+    said = line.inner_text()
+    assert " · sääntö phase1.tie.compulsory: " in said and " rule " not in said, said

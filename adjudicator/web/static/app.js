@@ -461,7 +461,7 @@ function drawRuling() {
   for (const n of undetermined) {
     box.append(el("p", { class: "undetermined" },
       el("strong", { text: "? " + (n.index === null ? tr("undetermined") : tr("undetermined at action {number}", { number: n.index + 1 })) }),
-      ` · rule ${n.rule}: ${n.message}`));
+      ` · ${tr("rule {rule}", { rule: n.rule })}: ${n.message}`));
   }
   if (page.pos === r.steps.length && check.violations.some((x) => x.index === null)) {
     for (const x of check.violations.filter((y) => y.index === null)) {
