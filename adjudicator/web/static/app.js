@@ -1626,7 +1626,7 @@ async function openLink(text, anchor, dispute = null, push = true) {
 
 function sentence(message) {
   // a message followed by another sentence ends with a full stop ("… copy all of it.")
-  return /[.!?…:]$/.test(message.trim()) ? message : `${message.trimEnd()}.`;
+  return /[.!?…]$/.test(message.trim()) ? message : `${message.trimEnd()}.`;
 }
 
 function shownAgain(message, damaged = false) {
