@@ -47,8 +47,7 @@ def samples_command(name: str | None) -> None:
     if name is None:
         out = Console(highlight=False, soft_wrap=True, emoji=False)
         for entry in samples.names():
-            about = json.loads(samples.text(entry)).get("meta", {})
-            title = str(about.get("title", ""))
+            title = samples.title(json.loads(samples.text(entry)))
             out.print(Text.assemble((entry.removesuffix(".json"), "bold"), "  ", title))
         return
     try:

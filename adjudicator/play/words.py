@@ -17,6 +17,7 @@ from adjudicator.i18n import _, language, ngettext
 from adjudicator.speech import dealt_said, ranks_said, table_said
 
 if TYPE_CHECKING:
+    from adjudicator.engine.state import TableView
     from adjudicator.engine.violations import Violation
     from adjudicator.play.table import Step
 
@@ -241,6 +242,20 @@ _SAY: dict[type, Callable[[Any, Sequence[str]], str]] = {
     ),
     ev.GameOver: _over,
 }
+
+
+def indicator_said(view: TableView) -> tuple[str, int | None] | None:
+    """Where the trump card of phase one lies, in words, and the card to show after them
+    (``turned-up trump``, 2♠): one phrase for the terminal, the page and the HTML export,
+    each drawing the card its own way; None when nothing is to be said."""
+    if view.turned_up is not None:
+        return _("turned-up trump"), view.turned_up
+    if view.trump_card == "set_aside" and view.indicator_down:
+        return _("trump card set aside face down"), None
+    if view.indicator_holder is not None and view.indicator_down:
+        name = view.names[view.indicator_holder]
+        return _("trump indicator held face down by {name}").format(name=name), None
+    return None
 
 
 def say(event: ev.Event, names: Sequence[str]) -> str:

@@ -26,7 +26,7 @@ from adjudicator.i18n import number as grouped
 from adjudicator.play import legal, listing
 from adjudicator.play.adjudicate import Report, SessionReport
 from adjudicator.play.table import Step
-from adjudicator.play.words import attempt, irregular_words
+from adjudicator.play.words import attempt, indicator_said, irregular_words
 from adjudicator.record.notation import listed_form
 from adjudicator.rules.presets import PRESETS
 from adjudicator.speech import dealt_said, table_said
@@ -88,19 +88,12 @@ def table(view: TableView, viewer: str | None = None) -> RenderableType:
     head = Text(said() if said is not None else "?", style="bold")
     if view.phase == PHASE_ONE:
         head.append(" · " + _("stock {count}").format(count=view.stock))
-        if view.turned_up is not None:
-            head.append(" · " + _("turned-up trump") + " ").append_text(
-                card(view.turned_up, view.trump)
-            )
-        elif view.trump_card == "set_aside" and view.indicator_down:
-            head.append(" · " + _("trump card set aside face down"))
-        elif view.indicator_holder is not None and view.indicator_down:
-            head.append(
-                " · "
-                + _("trump indicator held face down by {name}").format(
-                    name=view.names[view.indicator_holder]
-                )
-            )
+        lies = indicator_said(view)
+        if lies is not None:
+            words, turned = lies
+            head.append(" · " + words)
+            if turned is not None:
+                head.append(" ").append_text(card(turned, view.trump))
     else:
         trump = SUIT_SYMBOLS[view.trump] if view.trump is not None else _("unknown")
         head.append(

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
-from adjudicator.cards import SUIT_LETTERS, card_code, sorted_hand
+from adjudicator.cards import SUIT_LETTERS, card_code, card_text, sorted_hand
 from adjudicator.engine.state import OVER, PHASE_ONE, TableView
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -38,10 +38,12 @@ from adjudicator.play.adjudicate import (
     document_from_text,
     judge,
 )
+from adjudicator.play.words import indicator_said
 from adjudicator.record import Game, RecordError, Session
 from adjudicator.rules import catalog
 from adjudicator.rules.options import RuleOptions, described
 from adjudicator.rules.presets import PRESETS, Preset, find_variant
+from adjudicator.speech import dealt_said
 
 Form = str | dict[str, Any]
 """An action as a record writes it: a string, or the object form of a deal."""
@@ -459,15 +461,15 @@ class TableOut(Out):
             )
         deal = None
         if view.deal is not None:
-            deal = {"what": view.deal.what, "by": [names[p] for p in sorted(view.deal.shufflers)]}
+            deal = {
+                "what": dealt_said(view.deal.what),
+                "by": [names[p] for p in sorted(view.deal.shufflers)],
+            }
         indicator = None
-        if view.phase == PHASE_ONE:
-            if view.turned_up is not None:
-                indicator = f"turned-up trump {card_code(view.turned_up)}"
-            elif view.trump_card == "set_aside" and view.indicator_down:
-                indicator = "trump card set aside face down"
-            elif view.indicator_holder is not None and view.indicator_down:
-                indicator = f"trump indicator held face down by {names[view.indicator_holder]}"
+        said = indicator_said(view) if view.phase == PHASE_ONE else None
+        if said is not None:  # in the language speaking, the card as the page shows cards
+            words, shown = said
+            indicator = words if shown is None else f"{words} {card_text(shown)}"
         return {
             "phase": {PHASE_ONE: 1, OVER: 0}.get(view.phase, 2),
             "seats": seats,
@@ -719,8 +721,14 @@ def explain(topic: str) -> RuleExplanation | OptionExplanation:
     near = difflib.get_close_matches(
         topic, [*catalog.RULES, *RuleOptions.model_fields], n=3, cutoff=0.6
     )
-    hint = f"; did you mean {' or '.join(near)}?" if near else ""
-    raise UnknownTopic(
-        f"explain: {topic!r} is neither a rule id nor a rule option{hint} "
-        "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
-    )
+    if near:
+        said = _(
+            "{topic} is neither a rule id nor a rule option; did you mean {close}? "
+            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+        ).format(topic=repr(topic), close=_(" or ").join(near))
+    else:
+        said = _(
+            "{topic} is neither a rule id nor a rule option "
+            "('adjudicator explain' lists the rule ids, 'adjudicator variants' the options)"
+        ).format(topic=repr(topic))
+    raise UnknownTopic(f"explain: {said}")

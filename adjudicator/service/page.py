@@ -541,8 +541,11 @@ def explain(topic: str) -> dict[str, Any]:
         about = service.explain(topic)
     except service.UnknownTopic:
         raise BadInput(
-            f"explain: {topic!r} is neither a rule id nor a rule option ('/api/explain' "
-            "topics: the rule ids of docs/rules.md and the options of /api/variants)",
+            "explain: "
+            + _(
+                "{topic} is neither a rule id nor a rule option ('/api/explain' topics: the "
+                "rule ids of docs/rules.md and the options of /api/variants)"
+            ).format(topic=repr(topic)),
             404,
         ) from None
     if isinstance(about, service.RuleExplanation):
@@ -570,11 +573,10 @@ def samples() -> list[dict[str, Any]]:
     out = []
     for entry in shipped.names():
         data = json.loads(shipped.text(entry))
-        meta = data.get("meta") or {}
         out.append(
             {
                 "name": entry.removesuffix(".json"),
-                "title": meta.get("title", ""),
+                "title": shipped.title(data),
                 "variant": data.get("variant", ""),
                 "players": list(data.get("players", [])),
                 "session": "games" in data,
@@ -589,7 +591,10 @@ def sample(name: str) -> dict[str, Any]:
         text = shipped.text(name)
     except KeyError:
         raise BadInput(
-            f"samples: no sample {name!r} ('adjudicator samples' lists them, as /api/samples does)",
+            "samples: "
+            + _("no sample {name} ('adjudicator samples' lists them, as /api/samples does)").format(
+                name=repr(name)
+            ),
             404,
         ) from None
     record: dict[str, Any] = json.loads(text)

@@ -129,9 +129,9 @@ def _answer(method: str, path: str, query: str, body: str | None) -> Answer:
             return POSTS[path](parse_qs(query), body)
         found = _get(path) if method == "GET" else None
         if found is None:
-            return _error(404, f"no such page: {path}")
+            return _error(404, _("no such page: {path}").format(path=path))
         return found
     except page.BadInput as exc:
         return _error(exc.status, exc.message, **(exc.body or {}))
     except Exception:
-        return _error(500, "internal error: the adjudicator could not answer this request")
+        return _error(500, _("internal error: the adjudicator could not answer this request"))

@@ -516,10 +516,10 @@ def test_undo_takes_back_every_change_of_the_page(page: Page, base: str) -> None
     page.get_by_role("button", name="Anna play 6D", exact=True).click()
     page.get_by_role("button", name="Bo play 7D 8D 9D", exact=True).click()
     expect(page.locator("#steps li")).to_have_count(2)
-    page.get_by_role("button", name="Undo: Bo play 7D 8D 9D").click()
+    page.get_by_role("button", name="Undo: Bo plays 7♦ 8♦ 9♦").click()
     expect(page.locator("#steps li")).to_have_count(1)
     assert address_record(page)["actions"] == ["Anna play 6D"]
-    page.get_by_role("button", name="Undo: Anna play 6D").click()
+    page.get_by_role("button", name="Undo: Anna plays 6♦").click()
     expect(page.locator("#steps li")).to_have_count(0)
     assert address_record(page)["actions"] == []
     expect(page.locator("#undo")).to_be_hidden()

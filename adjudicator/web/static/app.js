@@ -367,14 +367,60 @@ function sourcesEl(where, cites) {
 }
 
 function formEl(form) {
-  // an action as the eye reads it: the player and act in words, the cards as cards
+  // an action as the eye reads it: a sentence in the page's language, the cards as cards
+  // (the accessible name stays the record's notation); an action of another shape as written
   const text = formText(form);
-  if (typeof form !== "string") return el("span", { class: "form", text });
-  const words = text.split(" ");
-  const cards = words.slice(2);
-  const known = cards.length && cards.every((w) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(w));
-  if (!known) return el("span", { class: "form", text: pretty(text) });
-  return el("span", { class: "form", "aria-label": text }, `${words[0]} ${words[1]} `, cardsEl(cards));
+  const said = actSaid(form);
+  if (said === null) return el("span", { class: "form", text: pretty(text) });
+  return el("span", { class: "form", "aria-label": text }, ...sentenceEl(said, actCards(form)));
+}
+
+const CARD_CODE = /^([2-9TJQKA][SHDC]|\?\?)$/;
+
+function actCards(form) {
+  return typeof form === "string" ? form.split(" ").slice(2) : [];
+}
+
+function actSaid(form) {
+  // "Finn spelar {cards}": an action of the record as a sentence of the page's language, one
+  // whole sentence for each act (the cards stand where CARDS_AT is); null for a form the page
+  // does not say (a deal's shares, a mark, a comment, a word that is not a card)
+  if (typeof form !== "string") return null;
+  const words = form.split(" ");
+  if (words.length < 2 || !words.slice(2).every((w) => CARD_CODE.test(w))) return null;
+  const [player, act] = words;
+  const has = words.length > 2;
+  const values = { player, cards: CARDS_AT };
+  if (act === "play" && has) return tr("{player} plays {cards}", values);
+  if (act === "sluff" && has) return tr("{player} sluffs {cards}", values);
+  if (act === "pick") return has ? tr("{player} picks up {cards}", values) : tr("{player} picks up", values);
+  if (act === "dare") return has ? tr("{player} dares and turns {cards}", values) : tr("{player} dares", values);
+  if (act === "take" && !has) return tr("{player} takes the trick", values);
+  if (act === "exchange" && has) return tr("{player} exchanges {cards}", values);
+  if (act === "set_aside" && has) return tr("{player} sets {cards} aside", values);
+  if (act === "deal" && !has) return tr("{player} deals", values);
+  return null;
+}
+
+function actText(form) {
+  // the action's sentence as plain text, the cards as the page writes them (Q♦): for "Undo: …"
+  const said = actSaid(form);
+  return said === null ? pretty(formText(form)) : said.replace(CARDS_AT, cardsText(actCards(form)));
+}
+
+function cardsText(codes) {
+  return pretty(`x x ${codes.join(" ")}`).slice(4);
+}
+
+function sentenceEl(said, codes) {
+  // a sentence with its cards drawn as cards where CARDS_AT stands (their text, "Q♦", is
+  // what a screen reader reads)
+  const [before, after = ""] = said.split(CARDS_AT);
+  const cards = codes.map((code) => CARD_CODE.test(code) ? cardEl(code) : code);
+  const parts = [before];
+  cards.forEach((c, i) => parts.push(...(i ? [" ", c] : [c])));
+  parts.push(after);
+  return parts.filter((p) => p !== "");
 }
 
 function drawRuling() {
@@ -425,7 +471,7 @@ function drawRuling() {
   for (const n of undetermined) {
     box.append(el("p", { class: "undetermined" },
       el("strong", { text: "? " + (n.index === null ? tr("undetermined") : tr("undetermined at action {number}", { number: n.index + 1 })) }),
-      ` · rule ${n.rule}: ${n.message}`));
+      ` · ${tr("rule {rule}", { rule: n.rule })}: ${n.message}`));
   }
   if (page.pos === r.steps.length && check.violations.some((x) => x.index === null)) {
     for (const x of check.violations.filter((y) => y.index === null)) {
@@ -467,22 +513,21 @@ function insteadCards(form) {
 
 function insteadEl(form) {
   // the sentence with its cards drawn as cards (their text, "Q♦", is the accessible name)
-  const [before, after = ""] = insteadSaid(form).split(CARDS_AT);
-  const cards = insteadCards(form).map((code) => /^([2-9TJQKA][SHDC]|\?\?)$/.test(code) ? cardEl(code) : code);
-  const parts = [before];
-  cards.forEach((c, i) => parts.push(...(i ? [" ", c] : [c])));
-  parts.push(after);
-  return parts.filter((p) => p !== "");
+  return sentenceEl(insteadSaid(form), insteadCards(form));
 }
 
 function insteadText(form) {
   // the same sentence as plain text, for "Undo: …"
-  return insteadSaid(form).replace(CARDS_AT, pretty(`x x ${insteadCards(form).join(" ")}`).slice(4));
+  return insteadSaid(form).replace(CARDS_AT, cardsText(insteadCards(form)));
 }
 
 function actionButton(form, onclick) {
+  // the action said in the page's language, its cards as cards; the accessible name stays
+  // the record's notation
   const text = formText(form);
-  return el("button", { type: "button", class: "act", "aria-label": text, text: pretty(text), onclick });
+  const said = actSaid(form);
+  const shown = said === null ? pretty(text) : el("span", {}, ...sentenceEl(said, actCards(form))); // one line in the flex button
+  return el("button", { type: "button", class: "act", "aria-label": text, onclick }, shown);
 }
 
 function later() {
@@ -499,7 +544,8 @@ function drawMoves() {
   legal.replaceChildren();
   $("moves").hidden = Boolean(EMBEDDED);
   if (EMBEDDED) return; // no engine at hand: nothing to play (and one player's file holds no record)
-  $("else").hidden = !atEnd || !r.next;
+  // nothing may follow the end of the game (rule game.over): no action to enter by hand then
+  $("else").hidden = !atEnd || !r.next || r.next.finished;
   if (!atEnd) {
     $("else-hand").replaceChildren();
     const n = later();
@@ -782,7 +828,7 @@ function undo() {
 async function play(form, anchor = null) {
   page.lastTapAt = performance.now();
   $("undo-about").textContent = "";
-  const done = await change(withActions([...page.record.actions, form]), formText(form), anchor || $("legal"));
+  const done = await change(withActions([...page.record.actions, form]), actText(form), anchor || $("legal"));
   if (done) showRuling();
   return done;
 }
@@ -937,7 +983,7 @@ function acting(action) {
 
 // --- Something else: an action typed or tapped by hand -----------------------------------
 
-const CARD_TEXT = /^(10|[2-9TJQKA])([SHDC♠♥♦♣])$/i;
+const CARD_TEXT = /^(10|[2-9TJQKA])([SHDC♠♥♦♣♤♡♢♧])$/i; // every spelling the record reads
 
 function distance(a, b) {
   const row = [...Array(b.length + 1).keys()];
@@ -1226,6 +1272,10 @@ function newRecord() {
     record.dealer = $("dealer").value;
     record.deck = $("deck").value.trim();
     if (!record.deck) throw new FormFault($("deck"), tr("tap Deal at random, or type the deck: each card's rank and suit with spaces, first card dealt first"));
+    // a card that is no card is said as under Something else, with the nearest cards
+    record.deck.split(/\s+/).forEach((word, i) => {
+      if (word !== "??" && !CARD_TEXT.test(word)) throw new FormFault($("deck"), `deck[${i}]: ${cardFault(word, [])}`);
+    });
   } else {
     const hands = Object.fromEntries(names.map((n) => [n, withUnseen(`hand:${n}`)]));
     const start = { phase: Number(where), leader: $("leader").value, hands };
@@ -1584,13 +1634,18 @@ async function openLink(text, anchor, dispute = null, push = true) {
   return openFresh(record, anchor, { game: link.game ? link.game - 1 : 0, where, viewer, dispute, push });
 }
 
+function sentence(message) {
+  // a message followed by another sentence ends with a full stop ("… copy all of it.")
+  return /[.!?…]$/.test(message.trim()) ? message : `${message.trimEnd()}.`;
+}
+
 function shownAgain(message, damaged = false) {
   // a link that opened nothing: the address goes back to what is on screen, and says why.
   // On a page just loaded nothing was on screen: a damaged link leaves the address (New
   // dispute), a record the engine refused stays in it (a reload may yet open it).
   if (page.shown) {
     history.replaceState(page.shown.state, "", page.shown.url);
-    showError(`${message} ` + tr("Nothing was opened: the screen is as it was."));
+    showError(`${sentence(message)} ` + tr("Nothing was opened: the screen is as it was."));
   } else {
     if (damaged) history.replaceState(null, "", location.pathname + location.search);
     showError(message);
@@ -1712,6 +1767,7 @@ async function drawQr(url) {
     code = await api("/api/qr", { link: url });
   } catch (err) {
     box.append(el("p", { class: "hint", text: err.message })); // too long for a QR code, or no engine
+    inView(box);
     return;
   }
   const n = code.size;
@@ -1733,6 +1789,17 @@ async function drawQr(url) {
   dots.setAttribute("fill", "#000000");
   svg.append(back, dots);
   box.append(svg);
+  inView(box);
+}
+
+function inView(node) {
+  // what a tap just made comes on screen whole where it fits (the QR code below Copy link
+  // was drawn under the screen's edge), never under the replay bar stuck at the top
+  const bar = $("replay-bar");
+  const under = bar.offsetParent === null ? 0 : bar.getBoundingClientRect().height + 8;
+  const { top, bottom } = node.getBoundingClientRect();
+  if (bottom > innerHeight) window.scrollBy({ top: Math.min(bottom - innerHeight + 8, top - under), behavior: "instant" });
+  else if (top < under) window.scrollBy({ top: top - under, behavior: "instant" });
 }
 
 async function copyLink() {
