@@ -118,9 +118,10 @@ def test_the_apis_own_errors_are_in_the_language_asked() -> None:
     assert "is neither a rule id nor a rule option; did you mean phase2.beat or" in english.output
 
 
-def test_legal_names_a_sessions_last_game_in_the_language_asked() -> None:
-    """``/api/legal`` on a session: its last game named as ``legal`` names it (``parti``)."""
+def test_legal_names_a_sessions_last_game_as_legal_json_does() -> None:
+    """``/api/legal`` on a session: its last game named as ``legal --json`` names it, counted
+    from 1 and the same in every language (a key a program reads, not a sentence)."""
     session = (SAMPLES / "goat_session_3_games.json").read_text(encoding="utf-8")
     with speaking("sv"):
         said = page.legal_at(session)
-    assert said["file"] == "- parti 2", said["file"]
+    assert said["file"] == "- game 3", said["file"]
