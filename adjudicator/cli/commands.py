@@ -540,7 +540,7 @@ def _one_game(label: str, document: Game | Session, number: int | None) -> tuple
         played = adjudicate_session(document).played
     except RecordError as exc:
         _invalid(label, exc)
-    return f"{label} game {number}", played[number - 1]
+    return _("{file} game {number}").format(file=label, number=number), played[number - 1]
 
 
 # "-:3" (line 3 of standard input) looks like an option to click: let it through as FILE.
@@ -807,6 +807,9 @@ def legal_command(
         game_no = len(document.games)
     # The hint names the file as given and the game apart: "FILE --game 2", not "FILE game 2".
     source: render.Source = label if game_no is None else (label, game_no - 1)
+    # JSON's "file" is one form in every language (a key a program reads); the lines a
+    # person reads say the game in theirs ("- parti 3").
+    filed = label if game_no is None else f"{label} game {game_no}"
     label, game = _one_game(label, document, game_no)
     if at is not None and not 1 <= at <= len(game.actions) + 1:
         _mistake(f"--at {at}: " + _positions_said(len(game.actions)))
@@ -824,14 +827,14 @@ def legal_command(
                 service.never_reached(label, v.index or 0),
                 "illegal",
                 EXIT_ILLEGAL,
-                file=label,
+                file=filed,
                 violation=service.ViolationOut.of(v),
             )
         out.print(Text(render.never_reached(label, v.index or 0, source)))
         out.print(render.violation(v, source=label))
         sys.exit(EXIT_ILLEGAL)
     if as_json:
-        click.echo(json_text(service.dumps(service.PositionOut.of(where, label))))
+        click.echo(json_text(service.dumps(service.PositionOut.of(where, filed))))
         return
     _console().print(render.position(label, where))
 

@@ -161,3 +161,13 @@ def test_options_counted_from_1_say_their_range_from_1(command: str, option: str
     result = run(command, str(SESSION), *extra, option, "0")
     assert result.exit_code == 2
     assert result.stderr.strip() == f"{option} 0: must be a whole number from 1 to 1,000,000,000"
+
+
+def test_legal_says_a_sessions_game_in_the_language_and_files_it_in_one_form() -> None:
+    """The header a person reads names the game in their language ('- parti 3'); JSON's
+    ``file`` keeps one form in every language ('- game 3'), as the API's does."""
+    session = (SAMPLES / "goat_session_3_games.json").read_text(encoding="utf-8")
+    said = CliRunner().invoke(main, ["legal", "--lang", "sv", "-"], input=session)
+    assert said.stdout.splitlines()[0].startswith("- parti 3 · "), said.stdout
+    filed = CliRunner().invoke(main, ["legal", "--json", "--lang", "sv", "-"], input=session)
+    assert json.loads(filed.stdout)["file"] == "- game 3"
