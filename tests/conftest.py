@@ -11,6 +11,8 @@ own of the same name uses its own.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -404,3 +406,29 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     except site.SiteError as exc:
         pytest.fail(f"adjudicator site: {exc}", pytrace=False)
     return out
+
+
+# --- the installed command, for tests that run it as a user does (signals, pipes, FIFOs)
+
+COMMAND_TIMEOUT = 180
+"""Seconds one run of the command may take before the test fails (the machine may be busy)."""
+
+
+def adjudicator_command() -> list[str]:
+    """The ``adjudicator`` command of this environment: its script beside the interpreter,
+    or the package run as a module where no script was installed."""
+    script = Path(sys.executable).parent / "adjudicator"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "adjudicator"]
+
+
+def run_adjudicator(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    """``adjudicator ARGS`` run to its end, its output captured as text."""
+    return subprocess.run(
+        [*adjudicator_command(), *args],
+        capture_output=True,
+        text=True,
+        timeout=kw.pop("timeout", COMMAND_TIMEOUT),
+        **kw,
+    )

@@ -12,7 +12,6 @@ import multiprocessing
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing
@@ -20,25 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import COMMAND_TIMEOUT
+from conftest import adjudicator_command as command
+from conftest import run_adjudicator as run
 
 from adjudicator import bulk
-
-TIMEOUT = 180
-"""Seconds any one subprocess may take before the test fails (the machine may be busy)."""
-
-
-def command() -> list[str]:
-    """The ``adjudicator`` command of this environment."""
-    script = Path(sys.executable).parent / "adjudicator"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from adjudicator.cli.commands import main; main()"]
-
-
-def run(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*command(), *args], capture_output=True, text=True, timeout=TIMEOUT, **kw
-    )
 
 
 def _processes() -> dict[int, tuple[int, str]]:
@@ -97,7 +82,7 @@ def start(*args: str) -> subprocess.Popen[str]:
 def wait_for_workers(process: subprocess.Popen[str], count: int, settle: float = 1.0) -> set[int]:
     """The worker processes once ``count`` of them run (fails if the run ends first),
     ``settle`` seconds later (to let them take records)."""
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + COMMAND_TIMEOUT
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         workers = descendants(process.pid)
@@ -111,7 +96,7 @@ def wait_for_workers(process: subprocess.Popen[str], count: int, settle: float =
 def finish(process: subprocess.Popen[str], workers: set[int]) -> tuple[int, str]:
     """Exit status and stderr; fails if it hangs or leaves a worker running."""
     try:
-        _, err = process.communicate(timeout=TIMEOUT)
+        _, err = process.communicate(timeout=COMMAND_TIMEOUT)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
@@ -209,7 +194,7 @@ def test_a_signal_while_the_command_is_still_starting_is_one_line(
     Ctrl-C at a random 0.2-2 s), SIGTERM an end without a word.  Here the signal comes
     once pydantic's core is loaded, in the middle of the package's imports."""
     process = start("check", str(corpus), "--jobs", "2")
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + COMMAND_TIMEOUT
     while not _mapped(process.pid, "_pydantic_core") and time.monotonic() < deadline:
         assert process.poll() is None
         time.sleep(0.002)

@@ -13,13 +13,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import adjudicator_command as command
 
 from adjudicator import samples
 from adjudicator.cli.commands import main
@@ -27,14 +27,6 @@ from adjudicator.cli.commands import main
 LEGAL = ["pagat_3p_full", "helmfrid_3p_full", "goat_3p_full"]
 ILLEGAL = ["illegal_phase2_beat"]
 TIMEOUT = 120
-
-
-def command() -> list[str]:
-    """The ``adjudicator`` command of this environment."""
-    script = Path(sys.executable).parent / "adjudicator"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "adjudicator"]
 
 
 def run(*args: str, stdin: Any = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -13,39 +13,23 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import MARKUP_NAMES, with_loser_named
+from conftest import COMMAND_TIMEOUT, MARKUP_NAMES, with_loser_named
+from conftest import adjudicator_command as command
+from conftest import run_adjudicator as run
 
 from adjudicator import limits
 from adjudicator.cli.commands import main
-
-TIMEOUT = 180
-"""Seconds any one subprocess may take before the test fails (the machine may be busy)."""
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args), input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.stdout, result.stderr
-
-
-def command() -> list[str]:
-    """The ``adjudicator`` command of this environment."""
-    script = Path(sys.executable).parent / "adjudicator"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from adjudicator.cli.commands import main; main()"]
-
-
-def run(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*command(), *args], capture_output=True, text=True, timeout=TIMEOUT, **kw
-    )
 
 
 # --- text from a record is never markup -------------------------------------------
@@ -156,7 +140,7 @@ def test_endless_standard_input_is_cut_at_the_limit() -> None:
             stdin=zero,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=COMMAND_TIMEOUT,
         )
     assert done.returncode == 2
     assert done.stdout.startswith("-: invalid · standard input is larger than the limit")

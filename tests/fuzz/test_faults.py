@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import adjudicator_command as command
 
 from adjudicator.play.simulate import simulate
 
@@ -28,14 +29,6 @@ TIMEOUT = 120
 SAMPLES = Path(__file__).parents[2] / "sample_games"
 LEGAL = SAMPLES / "atlanta_3p_full.json"
 """A whole game that checks legal."""
-
-
-def command() -> list[str]:
-    """The ``adjudicator`` command of this environment."""
-    script = Path(sys.executable).parent / "adjudicator"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from adjudicator.cli import main; main()"]
 
 
 def run(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
