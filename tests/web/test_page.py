@@ -997,16 +997,23 @@ def test_the_reason_comes_into_view_when_a_play_is_ruled_illegal(page: Page, bas
 # --- the page, second pass (issue 41): at 390×844 with touch -------------------------------
 
 
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A phone: 390×844, touch; every tap is a tap."""
-    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True)
+def phone_tab(browser: Browser, locale: str | None = None) -> Iterator[Page]:
+    """A phone (390×844, touch; every tap is a tap) whose browser asks for ``locale``; the
+    page's script errors fail the test."""
+    options: dict[str, Any] = {"locale": locale} if locale else {}
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, **options)
     tab = context.new_page()
     tab.errors = []  # type: ignore[attr-defined]
     tab.on("pageerror", lambda e: tab.errors.append(str(e)))  # type: ignore[attr-defined]
     yield tab
     assert not tab.errors, tab.errors  # type: ignore[attr-defined]
     context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone: 390×844, touch; every tap is a tap."""
+    yield from phone_tab(browser)
 
 
 def hash_changed(page: Page, before: str) -> None:

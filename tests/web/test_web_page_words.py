@@ -11,18 +11,12 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from test_page import README_DISPUTE, VIEWPORTS, in_view, ready, sample
+from test_page import README_DISPUTE, in_view, phone_tab, ready, sample
 from web_browser import link
 
 
 def _tab(browser: Browser, locale: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, locale=locale)
-    tab = context.new_page()
-    tab.errors = []  # type: ignore[attr-defined]
-    tab.on("pageerror", lambda e: tab.errors.append(str(e)))  # type: ignore[attr-defined]
-    yield tab
-    assert not tab.errors, tab.errors  # type: ignore[attr-defined]
-    context.close()
+    return phone_tab(browser, locale)
 
 
 @pytest.fixture
