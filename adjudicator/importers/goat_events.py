@@ -18,14 +18,14 @@ log says they drew.  A card never drawn is ``??``.  docs/importers.md has the ma
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any, NoReturn
 
 from adjudicator import engine
 from adjudicator.actions import PICK, Action, single_plays
-from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, rank, suit
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -47,13 +47,49 @@ MOST_PLAYERS = 16
 """The app seats sixteen at most (``TooManyPlayers``)."""
 
 _CARDS: dict[str, Card] = {card_code(c): c for c in range(52)}
-_RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
-"""Each run read so far, by its lo and hi as written (at most 4 × 78 of them)."""
 
-_ACTED = frozenset(("playCard", "playRun", "pickUp"))
-"""The events whose actor is the player the rules have to act, and that end no trick."""
-_QUIET = frozenset(("draw", "finishTrick", "goat", "offerDreck"))
-"""The events that are no action (the draws are the deck's, read in the first pass)."""
+
+def _runs() -> dict[tuple[str, str], tuple[tuple[Card, ...], str]]:
+    """Every run of one suit (a single card too) by its lo and hi as the app writes them:
+    its cards and its words in an action (`` 7D 8D 9D``).  A fixed table of 4 × 91."""
+    table: dict[tuple[str, str], tuple[tuple[Card, ...], str]] = {}
+    for s in range(4):
+        for low in range(13):
+            for high in range(low, 13):
+                cards = tuple(s * 13 + r for r in range(low, high + 1))
+                words = "".join(" " + card_code(c) for c in cards)
+                table[card_code(cards[0]), card_code(cards[-1])] = cards, words
+    return table
+
+
+_RUNS = _runs()
+"""Each run the app can write, read once when the module loads (a fixed table, not a
+memory of the games read)."""
+
+(_RUN, _PICK_UP, _PLAY_CARD, _DRAW, _FINISH, _GOAT, _OFFER, _RECEIVE, _SLOUGH, _TOP) = range(10)
+(_REVEAL, _JOIN, _LEAVE, _START) = range(10, 14)
+_KIND: dict[str, int] = {
+    "playRun": _RUN,
+    "pickUp": _PICK_UP,
+    "playCard": _PLAY_CARD,
+    "draw": _DRAW,
+    "finishTrick": _FINISH,
+    "goat": _GOAT,
+    "offerDreck": _OFFER,
+    "receiveDreck": _RECEIVE,
+    "slough": _SLOUGH,
+    "playTop": _TOP,
+    "revealTrump": _REVEAL,
+    "join": _JOIN,
+    "leave": _LEAVE,
+    "start": _START,
+}
+"""Each event by a number, so the second pass tells them apart by one look-up: up to
+``_PLAY_CARD`` the events whose actor is the player the rules have to act and that end
+no trick; ``_DRAW`` to ``_OFFER`` the events that are no action (the draws are the
+deck's, read in the first pass)."""
+_SCANNED = frozenset(("draw", "playTop", "revealTrump", "join", "leave", "start"))
+"""The events the first pass reads (the rest only has its shape checked)."""
 _NOTHING: tuple[str, ...] = ()
 _new = tuple.__new__
 
@@ -79,6 +115,7 @@ _KEYS = {
     kind: frozenset((*fields, "type")) for kind, fields in KNOWN_FIELDS.items() if kind != "goat"
 }
 """The keys of an event with nothing to keep, by its type (the quick way past most events)."""
+_NO_KEYS: frozenset[str] = frozenset()
 REDACTED = ("redactedDraw", "redactedOfferDreck", "redactedReceiveDreck")
 
 
@@ -394,44 +431,74 @@ class _Game:
 
     def _scan(self) -> None:
         """Each player's draws in order, the cards turned off the stock, the trump; every
-        card counted (no card more often than the packs hold it)."""
-        seen: Counter[Card] = Counter()
+        card counted (no card more often than the packs hold it).
+
+        The usual log is told at C speed first: every event an object with a ``type``,
+        of a kind the importer reads, with no field it does not read.  Only the events
+        this pass reads (the draws, ``playTop``, ``revealTrump``) and any other event
+        (a field to keep, a kind that is none of the app's) are then looked at one by
+        one, in the log's order, so a log broken in several places is named at the
+        same place as by looking at every event in turn."""
+        counts = [0] * 52
         self.stock_order: list[tuple[int, Card]] = []
         """(event, card) of every card taken off the stock after the deal, in log order."""
         events = self.events
-        for i in range(self.start + 1, len(events)):
-            event = events[i]  # _event's quick way past the usual event, without the call
-            kind = event.get("type") if type(event) is dict else None
-            keys = _KEYS.get(kind) if type(kind) is str else None
-            if keys is None or not event.keys() <= keys:
+        first = self.start + 1
+        rest = events[first:]
+        odd: set[int] | None = None
+        indices: Iterable[int]
+        try:
+            kinds = list(map(dict.__getitem__, rest, repeat("type")))
+            plain = list(map(frozenset.issuperset, map(_KEYS.get, kinds, repeat(_NO_KEYS)), rest))
+            scanned = compress(range(first, len(events)), map(_SCANNED.__contains__, kinds))
+        except (TypeError, KeyError):  # an event no object, with no type or one unhashable
+            indices = range(first, len(events))
+        else:
+            if all(plain):
+                odd = set()
+                indices = scanned
+            else:
+                odd = {first + j for j, fine in enumerate(plain) if not fine}
+                indices = sorted(odd.union(scanned))
+        decks, draws, n = self.decks, self.draws, self.n
+        stock_order = self.stock_order
+        for i in indices:
+            event = events[i]
+            if odd is None or i in odd:
                 event = self._event(i)
-                kind = event["type"]
-            if kind in ("join", "leave", "start"):
-                raise Broken(f"events[{i}]", _("{kind} after the game's 'start'").format(kind=kind))
-            card: Card | None = None
+            kind = event["type"]
             if kind == "draw":
-                seat = self._seat(event, i)
-                card = _card(event.get("card"), f"events[{i}].card")
-                self.draws[seat].append(card)
-                if len(self.draws[seat]) > HAND:
-                    self.stock_order.append((i, card))
+                seat = event.get("player")
+                if type(seat) is not int or not 0 <= seat < n:
+                    seat = self._seat(event, i)  # says why
+                value = event.get("card")
+                card = _CARDS.get(value) if type(value) is str else None
+                if card is None:
+                    card = _card(value, f"events[{i}].card")
+                drawn = draws[seat]
+                drawn.append(card)
+                if len(drawn) > HAND:
+                    stock_order.append((i, card))
             elif kind == "playTop":
                 card = _card(event.get("card"), f"events[{i}].card")
-                self.stock_order.append((i, card))
+                stock_order.append((i, card))
             elif kind == "revealTrump":
                 card = _card(event.get("trump"), f"events[{i}].trump")
                 if self.trump is not None:
                     raise Broken(f"events[{i}]", _("the trump is turned a second time"))
                 self.trump = card
-            if card is not None:
-                seen[card] += 1
-                if seen[card] > self.decks:
-                    raise Broken(
-                        f"events[{i}]",
-                        _("{card} comes out more often than {decks} pack(s) hold it").format(
-                            card=card_code(card), decks=self.decks
-                        ),
-                    )
+            elif kind in ("join", "leave", "start"):
+                raise Broken(f"events[{i}]", _("{kind} after the game's 'start'").format(kind=kind))
+            else:
+                continue
+            counts[card] += 1
+            if counts[card] > decks:
+                raise Broken(
+                    f"events[{i}]",
+                    _("{card} comes out more often than {decks} pack(s) hold it").format(
+                        card=card_code(card), decks=decks
+                    ),
+                )
 
     def _deck(self) -> list[str]:
         """The deck the table is set from: the trump card, the deal, the stock as logged."""
@@ -509,72 +576,80 @@ class _Game:
         return record
 
     def _follow(self) -> int | None:
-        """Push every event after ``start``; the index of one the rules refuse, or None."""
+        """Push every event after ``start``; the index of one the rules refuse, or None.
+
+        Each event's actor is read off the table the engine keeps (``state.turn``, the
+        player the rules have to act), and its action and words are made at once from
+        fixed tables (the run a ``lo`` and ``hi`` name, each seat's pick); any event
+        off that path (a sluff, a dare, a trick taken, the dreck, nobody to act) is
+        made by :meth:`_action` and pushed by :meth:`_push`."""
         events = self.events
         state = self.table.state
         state.telling = False  # nothing here reads what an act caused (as in a bulk check)
         push = self._push
         check, apply = engine.check, engine.apply
         names, written, pushed = self.names, self.actions, self.pushed
-        picks = [(PICK[p], PICK[p].text(names)) for p in range(self.n)]
-        cards: list[dict[str, tuple[Action, str]]] = [{} for _ in range(self.n)]
-        runs: list[dict[tuple[Any, Any], tuple[Action, str]]] = [{} for _ in range(self.n)]
+        picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
+        plays = [f"{name} play" for name in names]
+        singles = [single_plays(p) for p in range(self.n)]
+        kinds, runs, known = _KIND, _RUNS, _CARDS
         for i in range(self.start + 1, len(events)):
             event = events[i]
-            kind = event["type"]
-            dealt = self.dreck.first is not None and kind not in ("offerDreck", "receiveDreck")
+            kind = kinds[event["type"]]  # every kind known: the first pass said so
+            dealt = self.dreck.first is not None and kind != _OFFER and kind != _RECEIVE
             if dealt and push(self._deal(i), i):
                 return i
-            turn = state.turn
-            if kind in _ACTED and turn is not None and state.decided is None:
-                # the common events (a play or a pick by the player the rules have to act):
-                # the actions made at once, as _action makes them
-                if kind == "playCard":  # each seat's action and its words, made once a game
-                    value = event.get("card")
-                    made = cards[turn].get(value) if type(value) is str else None
-                    if made is None:
-                        action = single_plays(turn)[_card(value, f"events[{i}].card")]
-                        made = cards[turn][value] = action, action.text(names)
-                elif kind == "playRun":
-                    written_as = event.get("lo"), event.get("hi")
-                    known = type(written_as[0]) is str and type(written_as[1]) is str
-                    made = runs[turn].get(written_as) if known else None
-                    if made is None:  # the same lo and hi are the same run
-                        action = _new(Action, (turn, "play", self._run(event, i), ()))
-                        made = action, action.text(names)
-                        if known:
-                            runs[turn][written_as] = made
-                else:
-                    made = picks[turn]
-                action, text = made
-                if state.stock or state.deal is not None:
-                    if push(action, i):
+            if kind <= _PLAY_CARD:
+                turn = state.turn
+                if turn is not None and state.decided is None:
+                    # the common events (a play or a pick by the player the rules have
+                    # to act): the action and its words at once, as _action makes them
+                    if kind == _RUN:
+                        lo, hi = event.get("lo"), event.get("hi")
+                        run = runs.get((lo, hi)) if type(lo) is str and type(hi) is str else None
+                        if run is None:  # no run the app writes: _run says why
+                            run = self._run(event, i)
+                        action: Action = _new(Action, (turn, "play", run[0], ()))
+                        text = plays[turn] + run[1]
+                    elif kind == _PICK_UP:
+                        action, text = picks[turn]
+                    else:
+                        value = event.get("card")
+                        card = known.get(value) if type(value) is str else None
+                        if card is None:
+                            card = _card(value, f"events[{i}].card")
+                        action = singles[turn][card]
+                        text = f"{plays[turn]} {value}"
+                    if state.stock or state.deal is not None:
+                        if push(action, i, text):
+                            return i
+                        continue
+                    # _push where nothing is taken off the stock and no deal is due
+                    written.append(text)
+                    bad = check(state, action)
+                    if bad is not None and self._refused(action, bad, i):
                         return i
+                    apply(state, action)
+                    if state.stock:
+                        self._drawn(i, -len(state.stock))
+                    pushed.append(action)
                     continue
-                # _push where nothing is taken off the stock and no deal is due (phase two)
-                written.append(text)
-                bad = check(state, action)
-                if bad is not None and self._refused(action, bad, i):
-                    return i
-                apply(state, action)
-                if state.stock:
-                    self._drawn(i, -len(state.stock))
-                pushed.append(action)
-                continue
-            if kind in _QUIET:
-                if kind == "offerDreck":
+            elif kind <= _OFFER:  # a draw, a trick finished, the Goat, the dreck offered
+                if kind == _OFFER:
                     self._seat(event, i)
                 continue
-            if kind == "receiveDreck":
+            elif kind == _RECEIVE:
                 self._receive(event, i)
                 continue
-            taken = kind != "slough" and state.decided is not None
-            if taken and push(self._actor(i, "take"), i):
-                return i
-            if kind == "revealTrump":
+            if kind != _SLOUGH and state.decided is not None:
+                taker = self._actor(i, "take")
+                if push(taker, i, f"{names[taker.player]} take"):
+                    return i
+            if kind == _REVEAL:
                 self._reveal(i)
                 continue
-            if push(self._action(event, i), i):
+            action, text = self._action(event, i)
+            if push(action, i, text):
                 return i
         if self.dreck.first is not None:
             end = len(events) - 1
@@ -597,27 +672,27 @@ class _Game:
                     kind=self.events[i]["type"], why=why
                 ),
             )
-        return Action(turn, act, cards)
+        return _new(Action, (turn, act, cards, ()))
 
-    def _action(self, event: Mapping[str, Any], i: int) -> Action:
+    def _action(self, event: Mapping[str, Any], i: int) -> tuple[Action, str]:
+        """The action of an event off the common path, and its words."""
         kind = event["type"]
-        if kind == "playCard":
-            return self._actor(i, "play", (_card(event.get("card"), f"events[{i}].card"),))
-        if kind == "playTop":
-            return self._actor(i, "dare", (_card(event.get("card"), f"events[{i}].card"),))
         if kind == "slough":
             card = _card(event.get("card"), f"events[{i}].card")
-            return Action(self._seat(event, i), "sluff", (card,))
-        if kind == "playRun":
-            return self._actor(i, "play", self._run(event, i))
-        assert kind == "pickUp", kind
-        return self._actor(i, "pick")
+            action = _new(Action, (self._seat(event, i), "sluff", (card,), ()))
+        elif kind == "playCard":
+            action = self._actor(i, "play", (_card(event.get("card"), f"events[{i}].card"),))
+        elif kind == "playTop":
+            action = self._actor(i, "dare", (_card(event.get("card"), f"events[{i}].card"),))
+        elif kind == "playRun":
+            action = self._actor(i, "play", self._run(event, i)[0])
+        else:
+            assert kind == "pickUp", kind
+            action = self._actor(i, "pick")
+        return action, action.text(self.names)
 
-    def _run(self, event: Mapping[str, Any], i: int) -> tuple[Card, ...]:
-        written = event.get("lo"), event.get("hi")
-        known = _RUNS.get(written) if type(written[0]) is str and type(written[1]) is str else None
-        if known is not None:
-            return known
+    def _run(self, event: Mapping[str, Any], i: int) -> tuple[tuple[Card, ...], str]:
+        """The run a ``playRun`` names, and its words; Broken when it names none."""
         lo = _card(event.get("lo"), f"events[{i}].lo")
         hi = _card(event.get("hi"), f"events[{i}].hi")
         if suit(lo) != suit(hi) or rank(lo) > rank(hi):
@@ -625,9 +700,7 @@ class _Game:
                 f"events[{i}]",
                 _("{lo} to {hi} is no run of one suit").format(lo=card_code(lo), hi=card_code(hi)),
             )
-        run = tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
-        _RUNS[event["lo"], event["hi"]] = run
-        return run
+        return _RUNS[card_code(lo), card_code(hi)]
 
     def _reveal(self, i: int) -> None:
         state = self.table.state
@@ -667,9 +740,10 @@ class _Game:
         self.dreck = _Dreck()
         return Action(shuffler, "deal", (), to)
 
-    def _push(self, action: Action, i: int) -> bool:
+    def _push(self, action: Action, i: int, text: str | None = None) -> bool:
         """Push ``action`` (the stock first ordered so that its player draws what the log
-        says they drew); True when the rules refuse it (it is the record's last action)."""
+        says they drew), written ``text`` (its words, made here if not given); True when
+        the rules refuse it (it is the record's last action)."""
         state = self.table.state
         act = action.act
         if act == "play" and state.deal is not None:
@@ -681,7 +755,7 @@ class _Game:
         top: Sequence[str] = _NOTHING
         if before and (act == "dare" or state.phase == PHASE_ONE):
             top = self._order_stock(action, i)
-        self.actions.append(action.text(self.names))
+        self.actions.append(action.text(self.names) if text is None else text)
         bad = engine.check(state, action)  # Table.push's check and apply, without the
         if bad is not None and self._refused(action, bad, i):  # words of each step
             return True
@@ -732,15 +806,19 @@ class _Game:
         stock = state.stock
         wanted: list[Card | None] = []
         p = action.player
-        if action.act == "dare":
+        act = action.act
+        if act == "dare":
             wanted.append(action.cards[0])
-        if state.phase == PHASE_ONE and action.act in ("play", "sluff") and stock:
+        if stock and (act == "play" or act == "sluff") and state.phase == PHASE_ONE:
             held = len(state.hands[p]) + state.hidden[p] - len(action.cards)
-            for _k in range(max(0, min(len(stock), HAND - held))):
-                drawn = self.draws[p]
+            count = min(len(stock), HAND - held)
+            if count > 0:
                 k = self.next_draw[p]
-                wanted.append(drawn[k] if k < len(drawn) else None)
-                self.next_draw[p] += 1
+                drawn = self.draws[p][k : k + count]
+                wanted += drawn
+                if len(drawn) < count:  # the log has this player draw fewer than the rules
+                    wanted += [None] * (count - len(drawn))
+                self.next_draw[p] = k + count
         taken: list[str] = []
         for j, card in enumerate(wanted):
             at = len(stock) - 1 - j
