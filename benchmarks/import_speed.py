@@ -34,8 +34,7 @@ sys.path.insert(0, str(ROOT))
 from timing import best_of  # noqa: E402
 
 from adjudicator import bulk, engine, importers  # noqa: E402
-from adjudicator.bulk import Found  # noqa: E402
-from adjudicator.bulk.imported import record_text  # noqa: E402
+from adjudicator.bulk import Found, record_text  # noqa: E402
 from adjudicator.bulk.run import check_paths  # noqa: E402
 from adjudicator.cards import card_code, rank, suit  # noqa: E402
 from adjudicator.engine.state import PHASE_ONE  # noqa: E402

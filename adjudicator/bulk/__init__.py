@@ -51,6 +51,7 @@ from adjudicator.play.adjudicate import (
     SessionReport,
     adjudicate_replayed,
     document_from_text,
+    document_from_value,
     judge,
 )
 from adjudicator.record import Game, RecordError
@@ -102,6 +103,11 @@ class Source:
     """For a record an importer wrote: the table it replayed the actions on, which the
     check reads its verdict off instead of replaying them again (never sent to a worker:
     see :func:`check_paths`)."""
+    record: dict[str, Any] | None = None
+    """For a record an importer wrote, checked here: the record itself, instead of its
+    ``text``.  It is read as its text would be (:func:`record_text`: json gives back what
+    it wrote of a value decoded from JSON), without writing and decoding that text; the
+    text is written only for a verdict that keeps it."""
 
     @property
     def label(self) -> str:
@@ -526,6 +532,11 @@ def json_line(data: dict[str, Any]) -> str:
     return line
 
 
+def record_text(record: dict[str, Any]) -> str:
+    """A converted record as the JSON text a check reads (and ``--write-*`` writes)."""
+    return json.dumps(record, ensure_ascii=False)
+
+
 def check_source(
     source: Source,
     keep_text: bool = False,
@@ -551,10 +562,15 @@ def _check(
     if source.error is not None:
         return Checked(source.file, source.line, None, source.error)
     text = source.text
+    if keep_text and source.record is not None:
+        text = record_text(source.record)
     try:
-        if text is None:
-            text = read_text(source.file, max_size)
-        document = document_from_text(text)
+        if source.record is not None:
+            document = document_from_value(source.record)
+        else:
+            if text is None:
+                text = read_text(source.file, max_size)
+            document = document_from_text(text)
         report: AnyReport | None = None
         if source.replayed is not None and go_on is None and isinstance(document, Game):
             report = adjudicate_replayed(document, source.replayed)

@@ -10,22 +10,15 @@ logs is walked as a folder of records is (:func:`~adjudicator.bulk.record_files`
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from adjudicator import importers
-from adjudicator.bulk import STDIN, Found, Source, nothing_found, record_files
+from adjudicator.bulk import STDIN, Found, Source, nothing_found, record_files, record_text
 from adjudicator.i18n import _
 from adjudicator.importers.base import ImportOptions
 from adjudicator.limits import MAX_RECORD_SIZE, printable
-
-
-def record_text(record: dict[str, Any]) -> str:
-    """A converted record as the JSON text a check reads (and ``--write-*`` writes)."""
-    return json.dumps(record, ensure_ascii=False)
 
 
 def games(
@@ -76,9 +69,10 @@ def imported_sources(
 def as_sources(read: Iterable[importers.Imported], replayed: bool = False) -> Iterator[Source]:
     """Each game read as the source a check takes: its record's text, or its error."""
     for game in read:
-        if game.record is not None:
-            kept = game.replayed if replayed else None
-            yield Source(game.name, text=record_text(game.record), replayed=kept)
+        if game.record is not None and replayed:  # checked here: the record itself
+            yield Source(game.name, replayed=game.replayed, record=game.record)
+        elif game.record is not None:
+            yield Source(game.name, text=record_text(game.record))
         else:
             yield Source(game.name, error=game.error or _("not converted"))
 

@@ -20,7 +20,8 @@ import click
 from rich.text import Text
 
 from adjudicator import importers, limits
-from adjudicator.bulk.imported import games, no_game, record_text
+from adjudicator.bulk import record_text
+from adjudicator.bulk.imported import games, no_game
 from adjudicator.bulk.outputs import Output, OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, count, repeat
 from typing import Any, NoReturn
 
 from adjudicator import engine
 from adjudicator.actions import PICK, Action, single_plays
-from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, rank, suit
+from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, rank, suit
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -592,22 +592,26 @@ class _Game:
         picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
         plays = [f"{name} play" for name in names]
         singles = [single_plays(p) for p in range(self.n)]
-        kinds, runs, known = _KIND, _RUNS, _CARDS
-        for i in range(self.start + 1, len(events)):
-            event = events[i]
-            kind = kinds[event["type"]]  # every kind known: the first pass said so
-            dealt = self.dreck.first is not None and kind != _OFFER and kind != _RECEIVE
-            if dealt and push(self._deal(i), i):
-                return i
+        runs, known = _RUNS, _CARDS
+        first = self.start + 1
+        rest = events[first:]
+        # every event an object of a kind the importer reads: the first pass said so
+        kinds = map(_KIND.__getitem__, map(dict.__getitem__, rest, repeat("type")))
+        sharing = False  # a receiveDreck read, its deal not yet pushed (self.dreck holds it)
+        for i, event, kind in zip(count(first), rest, kinds):
+            if sharing and kind != _OFFER and kind != _RECEIVE:
+                sharing = False
+                if push(self._deal(i), i):
+                    return i
             if kind <= _PLAY_CARD:
                 turn = state.turn
                 if turn is not None and state.decided is None:
                     # the common events (a play or a pick by the player the rules have
                     # to act): the action and its words at once, as _action makes them
                     if kind == _RUN:
-                        lo, hi = event.get("lo"), event.get("hi")
-                        run = runs.get((lo, hi)) if type(lo) is str and type(hi) is str else None
-                        if run is None:  # no run the app writes: _run says why
+                        try:
+                            run = runs[event["lo"], event["hi"]]
+                        except (KeyError, TypeError):  # no run the app writes: _run says why
                             run = self._run(event, i)
                         action: Action = _new(Action, (turn, "play", run[0], ()))
                         text = plays[turn] + run[1]
@@ -640,6 +644,7 @@ class _Game:
                 continue
             elif kind == _RECEIVE:
                 self._receive(event, i)
+                sharing = True
                 continue
             if kind != _SLOUGH and state.decided is not None:
                 taker = self._actor(i, "take")
@@ -804,24 +809,27 @@ class _Game:
         card on top, then the player's next draws; the codes taken, top first."""
         state = self.table.state
         stock = state.stock
-        wanted: list[Card | None] = []
+        wanted: list[Card | None]
         p = action.player
         act = action.act
         if act == "dare":
-            wanted.append(action.cards[0])
-        if stock and (act == "play" or act == "sluff") and state.phase == PHASE_ONE:
+            wanted = [action.cards[0]]
+        elif (act == "play" or act == "sluff") and state.phase == PHASE_ONE:
             held = len(state.hands[p]) + state.hidden[p] - len(action.cards)
-            count = min(len(stock), HAND - held)
-            if count > 0:
-                k = self.next_draw[p]
-                drawn = self.draws[p][k : k + count]
-                wanted += drawn
-                if len(drawn) < count:  # the log has this player draw fewer than the rules
-                    wanted += [None] * (count - len(drawn))
-                self.next_draw[p] = k + count
+            many = min(len(stock), HAND - held)
+            if many <= 0:
+                return []
+            k = self.next_draw[p]
+            wanted = self.draws[p][k : k + many]  # type: ignore[assignment]
+            if len(wanted) < many:  # the log has this player draw fewer than the rules
+                wanted += [None] * (many - len(wanted))
+            self.next_draw[p] = k + many
+        else:
+            return []
         taken: list[str] = []
-        for j, card in enumerate(wanted):
-            at = len(stock) - 1 - j
+        at = len(stock)
+        for card in wanted:
+            at -= 1
             if at < 0:
                 break
             if card is not None and stock[at] != card:
@@ -835,8 +843,12 @@ class _Game:
                         ),
                     ) from None
                 stock[at], stock[other] = stock[other], stock[at]
-            taken.append(_code(stock[at]))
+            taken.append(_CODE[stock[at]])
         return taken
+
+
+_CODE: dict[Card, str] = {**{c: card_code(c) for c in range(52)}, UNKNOWN: UNKNOWN_TEXT}
+"""Each card's written form, ``??`` for one nobody knows."""
 
 
 def _code(card: Card) -> str:

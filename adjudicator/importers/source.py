@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.i18n import _
 from adjudicator.invalid import RecordError
 from adjudicator.limits import printable, too_big
-from adjudicator.record.build import loads, read_text
+from adjudicator.record.build import loads_objects, read_text
 
 STDIN = "-"
 
@@ -45,7 +45,7 @@ def json_values(text: str, jsonl: bool = False) -> Iterator[tuple[int | None, An
     ``jsonl`` (a ``*.jsonl`` file) a text that is no one value is JSON Lines whatever its
     first line, so a broken line is named by its number, as ``check`` names it."""
     try:
-        yield None, loads(text), None
+        yield None, loads_objects(text), None
         return
     except RecordError as exc:
         whole = str(exc)
@@ -57,14 +57,14 @@ def json_values(text: str, jsonl: bool = False) -> Iterator[tuple[int | None, An
         return
     for number, line in lines:
         try:
-            yield number, loads(line), None
+            yield number, loads_objects(line), None
         except RecordError as exc:
             yield number, None, str(exc)
 
 
 def _one_value(line: str) -> bool:
     try:
-        loads(line)
+        loads_objects(line)
     except RecordError:
         return False
     return True

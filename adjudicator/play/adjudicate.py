@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from adjudicator import engine
 from adjudicator.actions import Action
@@ -427,7 +428,13 @@ def _scores_wrong(given: tuple[tuple[str, int, int], ...]) -> str:
 
 def document_from_text(text: str) -> Game | Session:
     """Decode, validate and resolve one record's (or session's) JSON text, or RecordError."""
-    return build(parse_document(loads(text)))
+    return document_from_value(loads(text))
+
+
+def document_from_value(data: Any) -> Game | Session:
+    """Validate and resolve one record's (or session's) decoded JSON, or RecordError: what
+    :func:`document_from_text` does once the text is decoded."""
+    return build(parse_document(data))
 
 
 def judge(document: Game | Session, go_on: str | None = None) -> Report | SessionReport:

@@ -13,6 +13,7 @@ import json
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args, get_origin
 
@@ -816,3 +817,40 @@ def loads(text: str) -> Any:
     except RecursionError:
         where = None
     raise RecordError(where or "record", _("is written twice in one object: give each key once"))
+
+
+def loads_objects(text: str) -> Any:
+    """:func:`loads` for a text of many small objects (an app's log: an array of events,
+    or a message holding one), with the same value and the same errors, a key twice
+    included, at the speed of json's own reading.
+
+    json reads it without a hook; then no key was written twice if the text's colons
+    are as many as the keys read in the objects at the top and in the arrays just below
+    it (every key written has its colon; a key written twice is read once, and a colon
+    inside a string only adds to the text's count).  Where they differ (a key twice, a
+    colon in a string, objects nested deeper) the text is read again by :func:`loads`."""
+    if text.count("{") <= 1:  # a record, or no object to speak of: loads' hook costs little
+        return loads(text)
+    try:
+        value = json.loads(nesting_checked(text))
+    except (ValueError, RecursionError):
+        return loads(text)  # its error, in its words
+    if _keys_read(value) == text.count(":"):
+        return value
+    return loads(text)
+
+
+def _keys_read(value: Any) -> int:
+    """The keys of the objects at the top of ``value`` and in the arrays just below it,
+    counted without a Python call per object (an array of other values counts none)."""
+    if type(value) is dict:
+        count = len(value)
+        arrays = [inner for inner in value.values() if type(inner) is list]
+    elif type(value) is list:
+        count, arrays = 0, [value]
+    else:
+        return 0
+    for array in arrays:
+        with suppress(TypeError):  # not every item an object: the count falls short
+            count += sum(map(dict.__len__, array))
+    return count

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator import bulk
-from adjudicator.bulk.imported import record_text
+from adjudicator.bulk import record_text
 from adjudicator.cli.commands import main
 from adjudicator.importers import ImportOptions
 from adjudicator.importers.goat_events import Broken, convert_replayed

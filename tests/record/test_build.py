@@ -132,6 +132,59 @@ def test_check_says_a_key_twice_is_invalid(tmp_path: Path, record: dict[str, Any
     )
 
 
+def loads_said(text: str, read: Any) -> Any:
+    """What ``read`` makes of ``text``: its value, or its error's line."""
+    try:
+        return read(text)
+    except RecordError as exc:
+        return f"error: {exc}"
+
+
+EVENTS = {
+    "type": "replay",
+    "gameId": "g:1",
+    "events": [{"type": "join", "userId": f"u{i}"} for i in range(3)]
+    + [{"type": "draw", "player": 0, "card": "TS"}, {"type": "x", "keep": {"a": 1, "b": [2]}}],
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(EVENTS),
+        json.dumps(EVENTS["events"]),
+        json.dumps(EVENTS).replace('"player": 0,', '"player": 0, "player": 1,'),  # in an event
+        json.dumps(EVENTS).replace('"gameId"', '"type": "x", "gameId"'),  # at the top
+        json.dumps(EVENTS).replace('"a": 1,', '"a": 1, "a": 2,'),  # deeper down
+        json.dumps(EVENTS)
+        .replace('"u0"', '"u:0"')
+        .replace('"player": 0,', '"player": 0, "player": 1,'),
+        json.dumps(EVENTS).replace('"u0"', '"u:0"'),  # a colon in a string
+        json.dumps(EVENTS)[:-20],  # cut short
+        json.dumps(EVENTS).replace("}, {", "} {", 1),  # no JSON
+        '{"a": [{"b": 1}, 2, {"b": 1, "b": 2}], "c": "x"}',  # among other values
+        '{"a": 1, "a": 2}',
+        "[]",
+        "   ",
+    ],
+)
+def test_a_log_of_many_objects_is_read_as_loads_reads_it(text: str) -> None:
+    """loads_objects (an app's log, read without json's hook) gives loads' value, and its
+    error where loads has one: a key written twice anywhere is refused, named alike."""
+    from adjudicator.record.build import loads_objects
+
+    assert loads_said(text, loads_objects) == loads_said(text, loads)
+
+
+def test_a_key_twice_in_an_event_is_refused_naming_it() -> None:
+    from adjudicator.record.build import loads_objects
+
+    text = json.dumps(EVENTS).replace('"card": "TS"', '"card": "TS", "card": "2H"')
+    assert loads_said(text, loads_objects) == (
+        "error: events[3].card: is written twice in one object: give each key once"
+    )
+
+
 # --- a card named twice ----------------------------------------------------------------
 
 
