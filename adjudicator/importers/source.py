@@ -43,18 +43,35 @@ def json_values(text: str, jsonl: bool = False) -> Iterator[tuple[int | None, An
     content (1-based line numbers).  A value that is no JSON comes as its error line
     (the record reader's words: the line and column, a key written twice).  With
     ``jsonl`` (a ``*.jsonl`` file) a text that is no one value is JSON Lines whatever its
-    first line, so a broken line is named by its number, as ``check`` names it."""
+    first line, so a broken line is named by its number, as ``check`` names it.
+
+    A text whose first line with content is a whole value, with more lines after it,
+    cannot be one value: it is read a line at a time at once, not first tried whole
+    (which costs a pass over the whole text for its depth)."""
+    lines = [
+        (n, line) for n, line in enumerate(text.splitlines(keepends=True), start=1) if line.strip()
+    ]
+    if len(lines) >= 2:
+        try:
+            first = loads_objects(lines[0][1])
+        except RecordError:
+            pass  # perhaps one value written over several lines
+        else:
+            yield lines[0][0], first, None
+            yield from _each_line(lines[1:])
+            return
     try:
         yield None, loads_objects(text), None
         return
     except RecordError as exc:
         whole = str(exc)
-    lines = [
-        (n, line) for n, line in enumerate(text.splitlines(keepends=True), start=1) if line.strip()
-    ]
     if not lines or (not jsonl and (len(lines) < 2 or not _one_value(lines[0][1]))):
         yield None, None, whole
         return
+    yield from _each_line(lines)
+
+
+def _each_line(lines: list[tuple[int, str]]) -> Iterator[tuple[int | None, Any, str | None]]:
     for number, line in lines:
         try:
             yield number, loads_objects(line), None

@@ -833,8 +833,8 @@ def loads_objects(text: str) -> Any:
         return loads(text)
     try:
         value = json.loads(nesting_checked(text))
-    except (ValueError, RecursionError):
-        return loads(text)  # its error, in its words
+    except (ValueError, RecursionError) as exc:  # where json stops, a hook or none
+        raise _not_json(exc) from None
     if _keys_read(value) == text.count(":"):
         return value
     return loads(text)
