@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from itertools import compress, count, repeat
 from typing import Any, NoReturn
 
-from adjudicator import engine
 from adjudicator.actions import PICK, Action, single_plays
 from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, rank, suit
+from adjudicator.engine import apply as _apply
+from adjudicator.engine import check as _check
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -587,7 +588,7 @@ class _Game:
         state = self.table.state
         state.telling = False  # nothing here reads what an act caused (as in a bulk check)
         push = self._push
-        check, apply = engine.check, engine.apply
+        check, apply = _check, _apply
         names, written, pushed = self.names, self.actions, self.pushed
         picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
         plays = [f"{name} play" for name in names]
@@ -756,16 +757,30 @@ class _Game:
                 f"events[{i}]",
                 _("the rules share the dreck (the low cards) here; the log shares none"),
             )
-        before = len(state.stock)
+        stock = state.stock
+        before = len(stock)
         top: Sequence[str] = _NOTHING
         if before and (act == "dare" or state.phase == PHASE_ONE):
-            top = self._order_stock(action, i)
+            p = action.player
+            k = self.next_draw[p]
+            drawn = self.draws[p]
+            if (
+                act == "play"
+                and len(state.hands[p]) + state.hidden[p] == HAND
+                and len(action.cards) == 1
+                and k < len(drawn)
+                and stock[-1] == drawn[k]
+            ):  # the usual play of part one: one card drawn back, the one on top
+                self.next_draw[p] = k + 1
+                top = [_CODE[drawn[k]]]
+            else:
+                top = self._order_stock(action, i)
         self.actions.append(action.text(self.names) if text is None else text)
-        bad = engine.check(state, action)  # Table.push's check and apply, without the
+        bad = _check(state, action)  # Table.push's check and apply, without the
         if bad is not None and self._refused(action, bad, i):  # words of each step
             return True
-        engine.apply(state, action)
-        taken = before - len(state.stock)
+        _apply(state, action)
+        taken = before - len(stock)
         if taken != len(top):
             self._drawn(i, taken)
         if top:
