@@ -41,10 +41,14 @@ from adjudicator.engine.state import PHASE_ONE  # noqa: E402
 from adjudicator.importers import ImportOptions  # noqa: E402
 from adjudicator.importers.goat_events import convert_replayed, rule_options  # noqa: E402
 from adjudicator.play import simulate  # noqa: E402
-from adjudicator.play.adjudicate import adjudicate_replayed, document_from_text  # noqa: E402
+from adjudicator.play.adjudicate import (  # noqa: E402
+    adjudicate_replayed,
+    document_from_text,
+    document_from_value,
+)
 from adjudicator.play.table import Table  # noqa: E402
 from adjudicator.record import Game, load_record  # noqa: E402
-from adjudicator.record.build import loads  # noqa: E402
+from adjudicator.record.build import loads_objects  # noqa: E402
 from adjudicator.rules.options import RuleOptions  # noqa: E402
 from adjudicator.rules.presets import find_variant  # noqa: E402
 
@@ -199,10 +203,9 @@ def parts(repeat: int, records: Path, logs: Path, check: float) -> None:
     options = ImportOptions()
     record_lines = records.read_text().splitlines()
     log_lines = logs.read_text().splitlines()
-    messages = [loads(line) for line in log_lines]
+    messages = [loads_objects(line) for line in log_lines]
     converted = [convert_replayed(message, options)[0] for message in messages]
-    texts = [record_text(record) for record in converted]
-    games = [document_from_text(text) for text in texts]
+    games = [document_from_value(record) for record in converted]
     gc.freeze()  # nor through the inputs of the parts, which a command holds one at a time
 
     def engine_replay() -> None:  # the rules' own work: check and apply every action
@@ -226,12 +229,13 @@ def parts(repeat: int, records: Path, logs: Path, check: float) -> None:
     ways: dict[str, Callable[[], Any]] = {
         "check: read and validate the records": lambda: list(map(document_from_text, record_lines)),
         "both: the engine's replay (check and apply every action)": engine_replay,
-        "--from: read the logs (JSON, no key twice)": lambda: list(map(loads, log_lines)),
+        "--from: read the logs (JSON, no key twice)": lambda: list(map(loads_objects, log_lines)),
         "--from: convert (first pass, table, replay)": lambda: [
             convert_replayed(message, options) for message in messages
         ],
-        "--from: write the records' text": lambda: list(map(record_text, converted)),
-        "--from: read and validate the records' text": lambda: list(map(document_from_text, texts)),
+        "--from: read and validate the records (as their text)": lambda: list(
+            map(document_from_value, converted)
+        ),
     }
     print(f"parts, as shares of the check of the records ({check:.2f} s CPU):")
     for name, run in ways.items():
