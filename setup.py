@@ -38,10 +38,12 @@ COMPILED = [
     "adjudicator/engine/phase_one_pairs.py",
     "adjudicator/engine/phase_two.py",
     "adjudicator/engine/state.py",
+    "adjudicator/importers/goat_replay.py",
     "adjudicator/play/replaying.py",
     "adjudicator/play/simulate.py",
 ]
-"""The modules the replay and generation loops run through, action after action.
+"""The modules the replay and generation loops run through, action after action (and the
+Goat app's log replayed into a record, event after event).
 
 Not compiled: the engine's events and violations (their classes are made and compared
 the Python way, and are built only when somebody reads them), the record reader

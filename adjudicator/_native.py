@@ -26,7 +26,7 @@ from types import ModuleType
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
-_PACKAGES = ("", "engine", "play")
+_PACKAGES = ("", "engine", "importers", "play")
 """The folders (under the package) that hold compiled modules."""
 
 PURE_VARIABLE = "ADJUDICATOR_PURE"

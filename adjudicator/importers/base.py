@@ -13,11 +13,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
 from adjudicator.limits import MAX_RECORD_SIZE
 
 if TYPE_CHECKING:  # the play layer is imported by the importers that replay, not here
     from adjudicator.play.adjudicate import Replayed
+
+
+class Broken(AdjudicatorError):
+    """A log that cannot be made a record: the place (``events[12]``) and why.
+
+    Here, in a module left as Python, for the importers compiled with the engine
+    (setup.py) to raise."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}" if where else why)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,29 @@ def test_every_sample_checks_the_same_in_both_builds() -> None:
     assert compiled.stderr == pure.stderr
 
 
+def test_app_logs_import_the_same_in_both_builds(tmp_path: Path) -> None:
+    """The Goat log's replay into a record is compiled too (importers/goat_replay.py): its
+    records and its one-line errors, on logs broken in every way a field can be, are the
+    pure build's, byte for byte."""
+    logs = ROOT / "tests" / "importers" / "import_logs"
+    lines = (logs / "goat_batch.jsonl").read_text().splitlines()
+    broken = [lines[0].replace('"card": "', '"card": 7, "x": "', k) for k in (1, 5, 40)]
+    broken += [lines[0].replace('{"type": "pickUp"', '5, {"type": "pickUp"', 1)]
+    broken += [lines[0].replace('"lo": "', '"lo": ["', 1).replace('", "hi"', '"], "hi"', 1)]
+    broken += [lines[0].replace('"player": ', '"player": "', 3)]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("\n".join([*lines, *broken]) + "\n")
+    for args in (
+        ["check", "--from", "goat-events", "--json", str(mixed)],
+        ["check", "--from", "goat-events", "--rules", "text", "--json", str(logs)],
+        ["import", "goat-events", str(mixed)],
+    ):
+        compiled, pure = _run(args, pure=False), _run(args, pure=True)
+        assert compiled.returncode == pure.returncode, args
+        assert compiled.stdout == pure.stdout, args
+        assert compiled.stderr == pure.stderr, args
+
+
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_simulated_games_are_the_same_in_both_builds(variant: str) -> None:
     """Generation (legal_actions) and apply, through every act: byte-identical records,
