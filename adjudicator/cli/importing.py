@@ -180,8 +180,9 @@ def import_command(
     \b
     FORMAT is one of 'adjudicator import --list': goat-events (the spectator
     stream of tjwilson90/goat: a replay message, an event array or JSON
-    Lines of them), link (the page's shared link, or a file of links), and
-    any format an installed package adds (entry points
+    Lines of them), albined-db (the SQLite file of the albined/skitgubbe
+    web app, opened read only), link (the page's shared link, or a file of
+    links), and any format an installed package adds (entry points
     'adjudicator.importers').  SOURCE is a file, a folder (every *.json
     below it, as check reads a folder), or - for standard input.
 

@@ -615,3 +615,11 @@ def test_a_file_of_links_gives_one_record_a_line(tmp_path: Path) -> None:
     assert [g.name for g in games] == [f"{links}:1", f"{links}:3"]
     assert games[0].record is not None and games[0].record["variant"] == "goat"
     assert games[1].error == "the link is damaged: cut short when copied?"
+
+
+def test_import_help_names_every_built_in_format() -> None:
+    """The help's list of formats is written by hand: a new format must be added to it."""
+    shown = " ".join(run("import", "--help").output.split())
+    for module in importers.BUILT_IN:
+        name = importers.find(module.rsplit(".", 1)[1].replace("_", "-")).name
+        assert f"{name} (" in shown, name
