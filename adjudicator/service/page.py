@@ -636,7 +636,8 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
 
 def imported(body: str) -> dict[str, Any]:
     """What Open record was given, told and converted by the importers: the page's paste
-    or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``.
+    or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``, and
+    ``rules``: ``app`` (the default) or ``text``, as ``--rules`` on the command line.
 
     ``format`` is the format :func:`importers.detect` told (None: no app's log, so a record
     or nothing known: the page reads it as a record); ``games`` each game read, its
@@ -659,14 +660,22 @@ def imported(body: str) -> dict[str, Any]:
             content = base64.b64decode(given["data"], validate=True)
         except (binascii.Error, ValueError):
             raise BadInput(_("data: not base64"), 400) from None
+    rules = given.get("rules", "app")
+    if rules not in ("app", "text"):
+        raise BadInput(
+            _('rules: "app" (the app\'s own rules) or "text" (the rule text\'s letter)'), 400
+        )
     found = importers.detect(content, name if isinstance(name, str) else None)
     if found is None:
         return {"format": None, "games": []}
+    judged = _judged(rules) if found != importers.link.NAME else None
     games: list[dict[str, Any]] = []
-    for game in importers.read_content(found, content, source):
+    options = importers.ImportOptions(rules=rules)
+    for game in importers.read_content(found, content, source, options):
         shown_as = game.name.removeprefix(source + "#")  # the game's id, as the log says it
         if game.record is not None:
-            games.append({"name": shown_as, "record": game.record, "about": game.about or ""})
+            about = " · ".join(filter(None, (game.about, judged)))
+            games.append({"name": shown_as, "record": game.record, "about": about})
         else:
             games.append({"name": shown_as, "error": game.error or _("not converted")})
     if not games:
@@ -674,6 +683,15 @@ def imported(body: str) -> dict[str, Any]:
     if len(games) == 1 and "error" in games[0]:
         raise BadInput(games[0]["error"])
     return {"format": found, "games": games}
+
+
+def _judged(rules: str) -> str:
+    """Which rules an app's game opened on the page is checked by, said beside it."""
+    if rules == "text":
+        return _(
+            "checked by the rule text's letter (where the app departs from it, the check says so)"
+        )
+    return _("checked by the app's own rules, as far as the options say them")
 
 
 def suits() -> dict[str, str]:

@@ -34,6 +34,8 @@ LOGS = Path(__file__).resolve().parents[1] / "importers" / "import_logs"
 GOAT = LOGS / "goat_3p.json"
 BATCH = LOGS / "goat_batch.jsonl"
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_games" / "two_player_full.json"
+TEXT_ONLY = LOGS / "goat_2p_text_only.json"  # legal by the app's rules, not by the treatise's
+APP_RULES = " · checked by the app's own rules, as far as the options say them"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 
@@ -136,12 +138,33 @@ def test_a_goat_log_pasted_is_its_game_and_a_line_saying_what_was_read() -> None
     (game,) = answer["games"]
     events = len(json.loads(GOAT.read_text())["events"])
     assert game["name"] == "g-legal"
-    assert game["about"] == f"Read a Goat app log: 3 players, {events} events"
+    assert game["about"] == f"Read a Goat app log: 3 players, {events} events{APP_RULES}"
     assert game["record"]["players"] == ["u-anna", "u-bo", "u-cai"]
     assert calls.check_one(json.dumps(game["record"]))["status"] == "legal"
     with i18n.speaking("sv"):
         swedish = calls.imported(json.dumps({"text": GOAT.read_text()}))["games"][0]["about"]
     assert swedish != game["about"] and "3" in swedish and str(events) in swedish
+
+
+def test_a_log_is_checked_by_the_rules_asked_and_says_which() -> None:
+    """As ``--rules``: the app's own rules by default, the rule text's letter on asking."""
+    by_app = calls.imported(json.dumps({"text": TEXT_ONLY.read_text()}))["games"][0]
+    by_text = calls.imported(json.dumps({"text": TEXT_ONLY.read_text(), "rules": "text"}))
+    (game,) = by_text["games"]
+    assert by_app["about"].endswith(APP_RULES)
+    assert game["about"].endswith(
+        " · checked by the rule text's letter (where the app departs from it, the check says so)"
+    )
+    assert calls.check_one(json.dumps(by_app["record"]))["status"] == "legal"
+    ruled = calls.check_one(json.dumps(game["record"]))
+    assert ruled["status"] == "illegal"
+    assert ruled["violations"][0]["rule"] == "phase1.sluff.final"
+    with pytest.raises(calls.BadInput) as wrong:
+        calls.imported(json.dumps({"text": TEXT_ONLY.read_text(), "rules": "house"}))
+    assert wrong.value.status == 400
+    assert str(wrong.value) == (
+        'rules: "app" (the app\'s own rules) or "text" (the rule text\'s letter)'
+    )
 
 
 def test_a_log_of_several_games_is_each_one_its_record_or_its_line() -> None:
@@ -178,7 +201,9 @@ def test_the_apps_database_picked_is_read_in_memory(tmp_path: Path, wal: bool) -
     assert answer["format"] == "albined-db"
     assert [g["name"] for g in answer["games"]] == ["g1", "g2"]
     first = answer["games"][0]
-    assert first["about"] == "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+    assert (
+        first["about"] == "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES
+    )
     assert first["record"]["players"] == ["Anna", "Bo"]
     # the same records as the command line's import of the file itself
     on_disk = [g.record for g in importers.read("albined-db", str(db))]
@@ -289,10 +314,25 @@ def paste_and_open(page: Page, text: str) -> None:
 def opened_goat(page: Page) -> None:
     events = len(json.loads(GOAT.read_text())["events"])
     expect(page.locator("#imported")).to_have_text(
-        f"Read a Goat app log: 3 players, {events} events", timeout=300_000
+        f"Read a Goat app log: 3 players, {events} events{APP_RULES}", timeout=300_000
     )
     expect(page.locator("#screen-table")).to_be_visible()
     expect(page.locator("#ruling .verdict")).to_contain_text("finished, u-cai lost")
+
+
+def checked_by_the_text(page: Page) -> None:
+    """The Open screen's choice of rules: the treatise's letter finds the app's departure."""
+    page.select_option("#log-rules", "text")
+    paste_and_open(page, TEXT_ONLY.read_text())
+    expect(page.locator("#imported")).to_contain_text(
+        "checked by the rule text's letter", timeout=300_000
+    )
+    expect(page.locator("#ruling")).to_contain_text("phase1.sluff.final")
+    page.go_back()
+    page.select_option("#log-rules", "app")
+    paste_and_open(page, TEXT_ONLY.read_text())
+    expect(page.locator("#imported")).to_contain_text(APP_RULES.removeprefix(" · "))
+    expect(page.locator("#ruling .verdict")).not_to_contain_text("illegal")
 
 
 def pick_a_game_of_the_database(page: Page, db: Path) -> None:
@@ -302,7 +342,7 @@ def pick_a_game_of_the_database(page: Page, db: Path) -> None:
     )
     page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").click()
     expect(page.locator("#imported")).to_have_text(
-        "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+        "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES
     )
     expect(page.locator("#screen-table")).to_contain_text("Anna")
 
@@ -362,6 +402,8 @@ def test_a_picked_goat_log_opens_and_a_picture_is_refused(
     phone.set_input_files("#file", str(GOAT))
     opened_goat(phone)
     phone.go_back()
+    checked_by_the_text(phone)
+    phone.go_back()
     picture = tmp_path / "photo.png"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
     phone.set_input_files("#file", str(picture))
@@ -385,6 +427,8 @@ def test_the_static_site_opens_a_goat_log_and_a_database_in_the_phone(
         open_screen(tab, origin + "/")
         paste_and_open(tab, GOAT.read_text())
         opened_goat(tab)
+        tab.go_back()
+        checked_by_the_text(tab)
         tab.go_back()
         pick_a_game_of_the_database(tab, db)
     assert not errors, errors

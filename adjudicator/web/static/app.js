@@ -1555,7 +1555,7 @@ async function openLog(given, box) {
   showLog(null);
   let data;
   try {
-    data = await api("/api/import", given);
+    data = await api("/api/import", { ...given, rules: $("log-rules").value });
   } catch (err) {
     fault(box, err.message);
     return true;
