@@ -20,7 +20,7 @@ from typing import Any
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
-from adjudicator.importers import albined_db, goat_events, link
+from adjudicator.importers import albined_db, goat_events, link, sqlite_wal
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.invalid import cut
 from adjudicator.limits import MAX_RECORD_SIZE, too_big
@@ -222,12 +222,24 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
 
 
 def read_content(
-    name: str, content: bytes, source: str, options: ImportOptions | None = None
+    name: str,
+    content: bytes,
+    source: str,
+    options: ImportOptions | None = None,
+    log: tuple[str, bytes] | None = None,
 ) -> Iterator[Imported]:
     """The games of ``content``, a whole source's bytes (a file picked on the page, never
-    written anywhere), read as the built-in format ``name``; ``source`` names them."""
+    written anywhere), read as the built-in format ``name``; ``source`` names them.
+    ``log``, for a database, is its write-ahead log picked with it (name and bytes): its
+    committed transactions are read too, as SQLite reads the file beside a database."""
     options = options if options is not None else ImportOptions()
     if name == albined_db.NAME:
+        if log is not None and albined_db.looks_like(content):
+            try:
+                content = sqlite_wal.laid_over(content, log[1])
+            except sqlite_wal.BadLog as bad:
+                yield Imported(source, error=f"{log[0]}: {bad}")
+                return
         yield from albined_db.read_bytes(content, source, options)
         return
     if len(content) > options.max_size:

@@ -25,6 +25,7 @@ from adjudicator.engine.state import TableView, variant_acts
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
+from adjudicator.importers import albined_db, link
 from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
 from adjudicator.play import words as words_of
@@ -637,7 +638,8 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
 def imported(body: str) -> dict[str, Any]:
     """What Open record was given, told and converted by the importers: the page's paste
     or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``, and
-    ``rules``: ``app`` (the default) or ``text``, as ``--rules`` on the command line.
+    ``rules``: ``app`` (the default) or ``text``, as ``--rules`` on the command line.  A
+    database picked with its write-ahead log has it as ``wal`` (base64) and ``wal_name``.
 
     ``format`` is the format :func:`importers.detect` told (None: no app's log, so a record
     or nothing known: the page reads it as a record); ``games`` each game read, its
@@ -656,10 +658,12 @@ def imported(body: str) -> dict[str, Any]:
     if isinstance(given.get("text"), str):
         content = given["text"].encode("utf-8")
     else:
-        try:
-            content = base64.b64decode(given["data"], validate=True)
-        except (binascii.Error, ValueError):
-            raise BadInput(_("data: not base64"), 400) from None
+        content = _decoded(given["data"], "data")
+    log = None
+    if isinstance(given.get("wal"), str):  # a database's write-ahead log, picked with it
+        wal_name = given.get("wal_name")
+        wal_name = cut(wal_name, 80) if isinstance(wal_name, str) else f"{source}-wal"
+        log = (wal_name, _decoded(given["wal"], "wal"))
     rules = given.get("rules", "app")
     if rules not in ("app", "text"):
         raise BadInput(
@@ -668,10 +672,12 @@ def imported(body: str) -> dict[str, Any]:
     found = importers.detect(content, name if isinstance(name, str) else None)
     if found is None:
         return {"format": None, "games": []}
-    judged = _judged(rules) if found != importers.link.NAME else None
+    judged = _judged(rules) if found != link.NAME else None
+    if found == albined_db.NAME and log is None and content[18:20] == albined_db.WAL:
+        judged = " · ".join(filter(None, (judged, _without_log())))
     games: list[dict[str, Any]] = []
     options = importers.ImportOptions(rules=rules)
-    for game in importers.read_content(found, content, source, options):
+    for game in importers.read_content(found, content, source, options, log):
         shown_as = game.name.removeprefix(source + "#")  # the game's id, as the log says it
         if game.record is not None:
             about = " · ".join(filter(None, (game.about, judged)))
@@ -683,6 +689,23 @@ def imported(body: str) -> dict[str, Any]:
     if len(games) == 1 and "error" in games[0]:
         raise BadInput(games[0]["error"])
     return {"format": found, "games": games}
+
+
+def _decoded(data: str, field: str) -> bytes:
+    """A picked file's bytes, sent as base64 in ``field``; BadInput (400) when they are not."""
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise BadInput(_("{field}: not base64").format(field=field), 400) from None
+
+
+def _without_log() -> str:
+    """Said of a database in write-ahead-log mode picked alone: its newest moves may wait
+    in the ``-wal`` file beside it, which the page was not given."""
+    return _(
+        "a database in write-ahead-log mode: moves not yet written into it are in its -wal "
+        "file, picked with it"
+    )
 
 
 def _judged(rules: str) -> str:

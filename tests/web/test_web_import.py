@@ -36,6 +36,10 @@ BATCH = LOGS / "goat_batch.jsonl"
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_games" / "two_player_full.json"
 TEXT_ONLY = LOGS / "goat_2p_text_only.json"  # legal by the app's rules, not by the treatise's
 APP_RULES = " · checked by the app's own rules, as far as the options say them"
+WAL_ALONE = (
+    " · a database in write-ahead-log mode: moves not yet written into it are in its -wal "
+    "file, picked with it"
+)
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 
@@ -44,11 +48,13 @@ def code(card: str) -> int:
     return SUITS.index(card[-1]) * 13 + RANKS.index(card[0])
 
 
-def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
+def app_db(path: Path, *, wal: bool = False, games: int = 1, pending: int = 0) -> Path:
     """A database of albined/skitgubbe with ``games`` games of Anna and Bo: each started,
-    and Anna (the host, turn 0) plays the first card she was dealt."""
+    and Anna (the host, turn 0) plays the first card she was dealt.  ``pending`` more
+    games (WAL mode) are committed to the log only: the file and its ``-wal`` are copied
+    to ``running-`` + the name while the app still holds them, and that copy returned."""
     conn = sqlite3.connect(path)
-    if wal:
+    if wal or pending:
         conn.execute("PRAGMA journal_mode=WAL")
     conn.executescript(
         """
@@ -60,7 +66,11 @@ def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
         INSERT INTO profiles VALUES ('p-anna', 'Anna'), ('p-bo', 'Bo');
         """
     )
-    for k in range(games):
+    for k in range(games + pending):
+        if k == games:
+            conn.commit()
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
         deck = list(range(52))
         random.Random(k).shuffle(deck)
         gid = f"g{k + 1}"
@@ -77,6 +87,12 @@ def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
             (gid, str(deck[-1])),
         )
     conn.commit()
+    if pending:
+        running = path.with_name("running-" + path.name)
+        running.write_bytes(path.read_bytes())
+        Path(f"{running}-wal").write_bytes(Path(f"{path}-wal").read_bytes())
+        conn.close()
+        return running
     conn.close()
     return path
 
@@ -201,8 +217,10 @@ def test_the_apps_database_picked_is_read_in_memory(tmp_path: Path, wal: bool) -
     assert answer["format"] == "albined-db"
     assert [g["name"] for g in answer["games"]] == ["g1", "g2"]
     first = answer["games"][0]
-    assert (
-        first["about"] == "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES
+    assert first["about"] == (
+        "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+        + APP_RULES
+        + (WAL_ALONE if wal else "")
     )
     assert first["record"]["players"] == ["Anna", "Bo"]
     # the same records as the command line's import of the file itself
@@ -210,6 +228,32 @@ def test_the_apps_database_picked_is_read_in_memory(tmp_path: Path, wal: bool) -
     assert [g["record"] for g in answer["games"]] == on_disk
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written beside it
     assert db.read_bytes() == content
+
+
+def test_a_database_picked_with_its_write_ahead_log_has_the_games_still_in_it(
+    tmp_path: Path,
+) -> None:
+    running = app_db(tmp_path / "app.db", games=1, pending=2)
+    content, log = running.read_bytes(), Path(f"{running}-wal").read_bytes()
+    # the command line reads the two files through SQLite itself
+    on_disk = [g.record for g in importers.read("albined-db", str(running))]
+    assert len(on_disk) == 3
+    alone = calls.imported(sent(content, "app.db"))
+    assert [g["name"] for g in alone["games"]] == ["g1"]
+    assert alone["games"][0]["about"].endswith(WAL_ALONE)
+    body = json.loads(sent(content, "app.db"))
+    body.update(wal=base64.b64encode(log).decode(), wal_name="app.db-wal")
+    both = calls.imported(json.dumps(body))
+    assert [g["record"] for g in both["games"]] == on_disk
+    assert not both["games"][0]["about"].endswith(WAL_ALONE)
+    body["wal"] = base64.b64encode(b"not a log at all, but long enough: 32+ bytes").decode()
+    with pytest.raises(calls.BadInput) as refused:
+        calls.imported(json.dumps(body))
+    assert str(refused.value) == "app.db-wal: not a write-ahead log"
+    body["wal"] = "no base64!"
+    with pytest.raises(calls.BadInput) as wrong:
+        calls.imported(json.dumps(body))
+    assert (wrong.value.status, str(wrong.value)) == (400, "wal: not base64")
 
 
 def test_a_file_that_is_no_apps_database_is_said_in_one_line(tmp_path: Path) -> None:
@@ -335,14 +379,14 @@ def checked_by_the_text(page: Page) -> None:
     expect(page.locator("#ruling .verdict")).not_to_contain_text("illegal")
 
 
-def pick_a_game_of_the_database(page: Page, db: Path) -> None:
+def pick_a_game_of_the_database(page: Page, db: Path, said: str = "") -> None:
     page.set_input_files("#file", str(db))
     expect(page.locator("#log-about")).to_have_text(
         "This log holds 2 games: pick one to open.", timeout=300_000
     )
     page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").click()
     expect(page.locator("#imported")).to_have_text(
-        "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES
+        "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES + said
     )
     expect(page.locator("#screen-table")).to_contain_text("Anna")
 
@@ -381,6 +425,15 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     paste_and_open(phone, SAMPLE.read_text())
     expect(phone.locator("#screen-table")).to_be_visible()
     expect(phone.locator("#imported")).to_be_hidden()
+    # a database picked with its write-ahead log: the games still in the log are listed too
+    phone.go_back()
+    running = app_db(tmp_path / "live.db", games=1, pending=1)
+    phone.set_input_files("#file", [str(running), f"{running}-wal"])
+    expect(phone.locator("#log-about")).to_have_text("This log holds 2 games: pick one to open.")
+    phone.set_input_files("#file", [str(running), str(GOAT)])
+    expect(phone.locator("#file-fault")).to_have_text(
+        "pick one file, or a database with its -wal file beside it (two files)"
+    )
 
 
 def test_a_games_name_from_a_log_is_text_never_markup(phone: Page, base: str) -> None:
@@ -430,7 +483,7 @@ def test_the_static_site_opens_a_goat_log_and_a_database_in_the_phone(
         tab.go_back()
         checked_by_the_text(tab)
         tab.go_back()
-        pick_a_game_of_the_database(tab, db)
+        pick_a_game_of_the_database(tab, db, WAL_ALONE)
     assert not errors, errors
     assert not outside, f"requests left the origin: {outside}"
 
@@ -442,6 +495,10 @@ def test_the_words_are_in_the_pages_languages() -> None:
             "this file is neither a record nor an app's log the adjudicator reads "
             "(a Goat app log, the albined app's database)",
             "Also an app's log: the Goat app's game (its events, JSON or JSON Lines) or the "
-            "albined Skitgubbe app's database (.db).",
+            "albined Skitgubbe app's database (.db; with its .db-wal file, when there is one "
+            "beside it, picked together).",
+            "pick one file, or a database with its -wal file beside it (two files)",
+            "Check an app's log by",
+            "the rule text's letter",
         ):
             assert catalogue.get(english), (code, english)

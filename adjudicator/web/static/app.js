@@ -1599,13 +1599,25 @@ function base64(bytes) {
   return btoa(text);
 }
 
-async function openFile(file) {
+async function openFiles(files) {
+  // what was picked: one file, or a database with its write-ahead log (``app.db-wal``),
+  // whose committed moves are read with it as SQLite reads the file beside a database
+  const logs = files.filter((f) => /-wal$/i.test(f.name));
+  const others = files.filter((f) => !logs.includes(f));
+  if (files.length === 1) return openFile(files[0]);
+  if (logs.length === 1 && others.length === 1) return openFile(others[0], logs[0]);
+  fault($("file"), tr("pick one file, or a database with its -wal file beside it (two files)"));
+}
+
+async function openFile(file, wal = null) {
   // a picked file: its bytes to the engine first (an app's log, its SQLite database too),
   // then, when it is none, its text as a record
   const box = $("file");
   clearFault(box);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if (await openLog({ data: base64(bytes), name: file.name }, box)) return;
+  const given = { data: base64(bytes), name: file.name };
+  if (wal) Object.assign(given, { wal: base64(new Uint8Array(await wal.arrayBuffer())), wal_name: wal.name });
+  if (await openLog(given, box)) return;
   let text;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -1866,8 +1878,8 @@ async function start() {
   $("begin").addEventListener("click", acting(begin));
   $("open").addEventListener("click", acting(() => openText($("paste").value)));
   $("file").addEventListener("change", acting(async () => {
-    const file = $("file").files[0];
-    if (file) await openFile(file);
+    const files = [...$("file").files];
+    if (files.length) await openFiles(files);
   }));
   $("viewer").addEventListener("change", async () => {
     page.viewer = $("viewer").value;
