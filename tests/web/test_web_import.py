@@ -430,6 +430,7 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     running = app_db(tmp_path / "live.db", games=1, pending=1)
     phone.set_input_files("#file", [str(running), f"{running}-wal"])
     expect(phone.locator("#log-about")).to_have_text("This log holds 2 games: pick one to open.")
+    expect(phone.locator("body")).not_to_have_attribute("aria-busy", "true")  # a pick is taken
     phone.set_input_files("#file", [str(running), str(GOAT)])
     expect(phone.locator("#file-fault")).to_have_text(
         "pick one file, or a database with its -wal file beside it (two files)"

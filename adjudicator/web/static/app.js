@@ -971,11 +971,13 @@ function acting(action) {
     const button = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
     if (page.busy) return;
     page.busy = true;
+    document.body.setAttribute("aria-busy", "true"); // a second tap meanwhile is dropped
     if (button) button.disabled = true;
     try {
       await action(event);
     } finally {
       page.busy = false;
+      document.body.removeAttribute("aria-busy");
       if (button && button.isConnected) button.disabled = false;
     }
   };
