@@ -553,7 +553,11 @@ def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
         yield importers.Imported(f"{source}#1", record=json.loads(SAMPLE.read_text()))
 
     good = SimpleNamespace(NAME="myapp", TITLE="My app's own log", read=read)
-    points = [FakePoint("myapp", good), FakePoint("broken", ImportError("no module named x"))]
+    points = [
+        FakePoint("myapp", good),
+        FakePoint("broken", ImportError("no module named x")),
+        FakePoint("goat-log", good),  # an entry point named otherwise than its NAME
+    ]
 
     def entry_points(group: str) -> list[FakePoint]:
         return points if group == "adjudicator.importers" else []
@@ -564,6 +568,12 @@ def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
     assert "myapp  My app's own log  fake-pkg" in listed.output
     (line,) = [line for line in listed.output.splitlines() if line.startswith("broken")]
     assert "the plug-in importer broken (fake_pkg.broken) did not load: ImportError" in line
+    (named,) = [line for line in listed.output.splitlines() if line.startswith("goat-log")]
+    assert named.endswith(
+        "the plug-in importer goat-log (fake_pkg.goat-log) calls itself 'myapp' (its NAME): "
+        "the entry point's name and NAME must be the same"
+    )
+    assert sum(line.startswith("myapp ") for line in listed.output.splitlines()) == 1
     assert "Traceback" not in listed.output
     source = tmp_path / "log.txt"
     source.write_text("anything")
