@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 
 from adjudicator import engine
 from adjudicator.actions import PICK, Action, single_plays
-from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, card_text, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -473,6 +473,8 @@ class _Game:
         self.clean = True
         """Every action pushed was legal as the rules first saw it (no check said a word)."""
         self.pushed: list[Action] = []
+        self.turned = False
+        """Whether the log has turned the trump (the app's end of part one) so far."""
         stopped = self._follow()
         table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
@@ -568,11 +570,15 @@ class _Game:
             if kind == "receiveDreck":
                 self._receive(event, i)
                 continue
+            if kind == "slough" and not self.turned and (state.phase != PHASE_ONE or state.deal):
+                self._taken_back(event, i)
+                continue
             taken = kind != "slough" and state.decided is not None
             if taken and push(self._actor(i, "take"), i):
                 return i
             if kind == "revealTrump":
                 self._reveal(i)
+                self.turned = True
                 continue
             if push(self._action(event, i), i):
                 return i
@@ -628,6 +634,26 @@ class _Game:
         run = tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
         _RUNS[event["lo"], event["hi"]] = run
         return run
+
+    def _taken_back(self, event: Mapping[str, Any], i: int) -> None:
+        """A sluff after the rules ended part one in a round, before the app turns the
+        trump: the app keeps the unfinished trick open until every ``finishTrick`` and
+        then gives every card of it back to whoever put it there, this one too.  It
+        changes no hand, so it is no action; the event is kept whole under ``_source``."""
+        seat = self._seat(event, i)
+        card = _card(event.get("card"), f"events[{i}].card")
+        state = self.table.state
+        if card not in state.hands[seat] and not (state.hidden[seat] and state.unseen[card]):
+            raise Broken(
+                f"events[{i}]",
+                _("no player could have made this {kind} here: {why}").format(
+                    kind="slough",
+                    why=_("{name} does not hold {card}").format(
+                        name=self.names[seat], card=card_text(card)
+                    ),
+                ),
+            )
+        self.extra[str(i)] = dict(event)
 
     def _reveal(self, i: int) -> None:
         state = self.table.state

@@ -31,6 +31,7 @@ LOGS = Path(__file__).parent / "import_logs"
 LEGAL = LOGS / "goat_3p.json"
 TEXT_ONLY = LOGS / "goat_2p_text_only.json"
 BATCH = LOGS / "goat_batch.jsonl"
+MIDTRICK = LOGS / "goat_3p_end_midtrick.json"
 
 
 def run(*args: str) -> Any:
@@ -584,6 +585,29 @@ def test_finish_trick_events_are_read_as_the_trick_closing() -> None:
     record = convert(log, ImportOptions())
     assert record["actions"] == plain["actions"]
     assert record["deck"] == plain["deck"]
+
+
+def test_a_sluff_the_app_takes_back_at_the_end_of_part_one_is_kept_not_played() -> None:
+    """Part one ends in a round (a player in the war holds no card): the rules take the
+    trick back at once, the app only after every ``finishTrick``, and a sluff made in
+    between (the app allows it) goes back to its player with the rest.  It changes
+    nothing: the record is the game without it, and the event is kept whole."""
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    assert log["events"][at] == {"type": "slough", "player": 1, "card": "3C"}
+    record = convert(log, ImportOptions())
+    without = dict(log, events=log["events"][:at] + log["events"][at + 1 :])
+    assert record["actions"] == convert(without, ImportOptions())["actions"]
+    assert record["meta"]["_source"]["events"][str(at)] == log["events"][at]
+    result = run("check", "--from", "goat-events", str(MIDTRICK))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_sluff_after_part_one_of_a_card_not_held_is_still_named() -> None:
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    log["events"][at]["card"] = "AH"  # the third seat's card, not the second's
+    assert broken(log).startswith(f"events[{at}]: no player could have made this slough here")
 
 
 def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
