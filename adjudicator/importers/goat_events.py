@@ -396,6 +396,8 @@ class _Game:
         """Each player's draws in order, the cards turned off the stock, the trump; every
         card counted (no card more often than the packs hold it)."""
         seen: Counter[Card] = Counter()
+        self.last_draw: dict[int, int] = {}
+        """Each seat's last ``draw`` event."""
         self.stock_order: list[tuple[int, Card]] = []
         """(event, card) of every card taken off the stock after the deal, in log order."""
         events = self.events
@@ -413,6 +415,7 @@ class _Game:
                 seat = self._seat(event, i)
                 card = _card(event.get("card"), f"events[{i}].card")
                 self.draws[seat].append(card)
+                self.last_draw[seat] = i
                 if len(self.draws[seat]) > HAND:
                     self.stock_order.append((i, card))
             elif kind == "playTop":
@@ -443,6 +446,19 @@ class _Game:
         deck += [card_code(card) for _i, card in self.stock_order]
         size = 52 * self.decks
         if len(deck) > size:
+            short = [seat for seat in range(self.n) if len(self.draws[seat]) < HAND]
+            if short:  # the deal's unknown cards made the deck too long, not the draws
+                seat = short[0]
+                raise Broken(
+                    f"events[{self.last_draw.get(seat, self.start)}]",
+                    ngettext(
+                        "{name} drew {count} card in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        "{name} drew {count} cards in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        len(self.draws[seat]),
+                    ).format(name=self.names[seat], count=number(len(self.draws[seat]))),
+                )
             where = self.stock_order[-1][0]
             raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
         return deck + [UNKNOWN_TEXT] * (size - len(deck))

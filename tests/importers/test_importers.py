@@ -610,6 +610,22 @@ def test_a_sluff_after_part_one_of_a_card_not_held_is_still_named() -> None:
     assert broken(log).startswith(f"events[{at}]: no player could have made this slough here")
 
 
+def test_a_player_who_never_drew_three_is_named_not_the_packs() -> None:
+    """The app's hands start empty and may be filled late, so a player may draw only two
+    cards in all while the others draw the rest of the pack.  The rules deal three to
+    each: the line names the short player, not a count of cards the packs do hold."""
+    ranks, suits = "23456789TJQKA", "SHDC"
+    pack = [r + s for s in suits for r in ranks]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("a", "b", "c")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": 0, "card": c} for c in pack[:2]]
+    events += [{"type": "draw", "player": 1 + k % 2, "card": c} for k, c in enumerate(pack[2:])]
+    assert broken({"type": "replay", "events": events}) == (
+        "events[5]: a drew 2 cards in all: the rules deal three to each player "
+        "(the app lets a hand start short and fill it later)"
+    )
+
+
 def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
     from adjudicator.engine.state import DealDue
 
