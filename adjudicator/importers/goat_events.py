@@ -52,7 +52,7 @@ _RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
 
 _ACTED = frozenset(("playCard", "playRun", "pickUp"))
 """The events whose actor is the player the rules have to act, and that end no trick."""
-_QUIET = frozenset(("draw", "finishTrick", "goat", "offerDreck"))
+_QUIET = frozenset(("draw", "finishTrick", "finishSloughing", "goat", "offerDreck"))
 """The events that are no action (the draws are the deck's, read in the first pass)."""
 _NOTHING: tuple[str, ...] = ()
 _new = tuple.__new__
@@ -67,6 +67,7 @@ KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "playTop": ("card",),
     "slough": ("player", "card"),
     "finishTrick": ("player",),
+    "finishSloughing": ("player",),  # finishTrick's name in an earlier version of the app
     "revealTrump": ("trump",),
     "offerDreck": ("player", "dreck"),
     "receiveDreck": ("player", "dreck"),

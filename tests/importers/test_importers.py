@@ -626,6 +626,18 @@ def test_a_player_who_never_drew_three_is_named_not_the_packs() -> None:
     )
 
 
+def test_finish_sloughing_events_of_the_apps_earlier_streams_are_read_as_finish_trick() -> None:
+    """Between the streams without a trick's end and those with ``finishTrick``, the app
+    named the same event ``finishSloughing``: a log of that version reads the same."""
+    log = message()
+    plain = convert(log, ImportOptions())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    log["events"][at + 1 : at + 1] = [{"type": "finishSloughing", "player": p} for p in range(3)]
+    record = convert(log, ImportOptions())
+    assert record["actions"] == plain["actions"]
+    assert record["deck"] == plain["deck"]
+
+
 def test_a_shuffler_the_rules_leave_open_is_an_error_not_a_guess() -> None:
     from adjudicator.engine.state import DealDue
 
