@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 
 from adjudicator import engine
 from adjudicator.actions import PICK, Action, single_plays
-from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, make_card, rank, suit
+from adjudicator.cards import UNKNOWN_TEXT, Card, card_code, card_text, make_card, rank, suit
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
@@ -52,7 +52,7 @@ _RUNS: dict[tuple[Any, Any], tuple[Card, ...]] = {}
 
 _ACTED = frozenset(("playCard", "playRun", "pickUp"))
 """The events whose actor is the player the rules have to act, and that end no trick."""
-_QUIET = frozenset(("draw", "finishTrick", "goat", "offerDreck"))
+_QUIET = frozenset(("draw", "finishTrick", "finishSloughing", "goat", "offerDreck"))
 """The events that are no action (the draws are the deck's, read in the first pass)."""
 _NOTHING: tuple[str, ...] = ()
 _new = tuple.__new__
@@ -67,6 +67,7 @@ KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "playTop": ("card",),
     "slough": ("player", "card"),
     "finishTrick": ("player",),
+    "finishSloughing": ("player",),  # finishTrick's name in an earlier version of the app
     "revealTrump": ("trump",),
     "offerDreck": ("player", "dreck"),
     "receiveDreck": ("player", "dreck"),
@@ -396,6 +397,8 @@ class _Game:
         """Each player's draws in order, the cards turned off the stock, the trump; every
         card counted (no card more often than the packs hold it)."""
         seen: Counter[Card] = Counter()
+        self.last_draw: dict[int, int] = {}
+        """Each seat's last ``draw`` event."""
         self.stock_order: list[tuple[int, Card]] = []
         """(event, card) of every card taken off the stock after the deal, in log order."""
         events = self.events
@@ -413,6 +416,7 @@ class _Game:
                 seat = self._seat(event, i)
                 card = _card(event.get("card"), f"events[{i}].card")
                 self.draws[seat].append(card)
+                self.last_draw[seat] = i
                 if len(self.draws[seat]) > HAND:
                     self.stock_order.append((i, card))
             elif kind == "playTop":
@@ -443,6 +447,19 @@ class _Game:
         deck += [card_code(card) for _i, card in self.stock_order]
         size = 52 * self.decks
         if len(deck) > size:
+            short = [seat for seat in range(self.n) if len(self.draws[seat]) < HAND]
+            if short:  # the deal's unknown cards made the deck too long, not the draws
+                seat = short[0]
+                raise Broken(
+                    f"events[{self.last_draw.get(seat, self.start)}]",
+                    ngettext(
+                        "{name} drew {count} card in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        "{name} drew {count} cards in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        len(self.draws[seat]),
+                    ).format(name=self.names[seat], count=number(len(self.draws[seat]))),
+                )
             where = self.stock_order[-1][0]
             raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
         return deck + [UNKNOWN_TEXT] * (size - len(deck))
@@ -473,6 +490,8 @@ class _Game:
         self.clean = True
         """Every action pushed was legal as the rules first saw it (no check said a word)."""
         self.pushed: list[Action] = []
+        self.turned = False
+        """Whether the log has turned the trump (the app's end of part one) so far."""
         stopped = self._follow()
         table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
@@ -568,11 +587,15 @@ class _Game:
             if kind == "receiveDreck":
                 self._receive(event, i)
                 continue
+            if kind == "slough" and not self.turned and (state.phase != PHASE_ONE or state.deal):
+                self._taken_back(event, i)
+                continue
             taken = kind != "slough" and state.decided is not None
             if taken and push(self._actor(i, "take"), i):
                 return i
             if kind == "revealTrump":
                 self._reveal(i)
+                self.turned = True
                 continue
             if push(self._action(event, i), i):
                 return i
@@ -628,6 +651,26 @@ class _Game:
         run = tuple(make_card(r, suit(lo)) for r in range(rank(lo), rank(hi) + 1))
         _RUNS[event["lo"], event["hi"]] = run
         return run
+
+    def _taken_back(self, event: Mapping[str, Any], i: int) -> None:
+        """A sluff after the rules ended part one in a round, before the app turns the
+        trump: the app keeps the unfinished trick open until every ``finishTrick`` and
+        then gives every card of it back to whoever put it there, this one too.  It
+        changes no hand, so it is no action; the event is kept whole under ``_source``."""
+        seat = self._seat(event, i)
+        card = _card(event.get("card"), f"events[{i}].card")
+        state = self.table.state
+        if card not in state.hands[seat] and not (state.hidden[seat] and state.unseen[card]):
+            raise Broken(
+                f"events[{i}]",
+                _("no player could have made this {kind} here: {why}").format(
+                    kind="slough",
+                    why=_("{name} does not hold {card}").format(
+                        name=self.names[seat], card=card_text(card)
+                    ),
+                ),
+            )
+        self.extra[str(i)] = dict(event)
 
     def _reveal(self, i: int) -> None:
         state = self.table.state

@@ -31,6 +31,7 @@ LOGS = Path(__file__).parent / "import_logs"
 LEGAL = LOGS / "goat_3p.json"
 TEXT_ONLY = LOGS / "goat_2p_text_only.json"
 BATCH = LOGS / "goat_batch.jsonl"
+MIDTRICK = LOGS / "goat_3p_end_midtrick.json"
 
 
 def run(*args: str) -> Any:
@@ -591,6 +592,57 @@ def test_finish_trick_events_are_read_as_the_trick_closing() -> None:
     at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
     finished = [{"type": "finishTrick", "player": p} for p in range(3)]
     log["events"][at + 1 : at + 1] = finished
+    record = convert(log, ImportOptions())
+    assert record["actions"] == plain["actions"]
+    assert record["deck"] == plain["deck"]
+
+
+def test_a_sluff_the_app_takes_back_at_the_end_of_part_one_is_kept_not_played() -> None:
+    """Part one ends in a round (a player in the war holds no card): the rules take the
+    trick back at once, the app only after every ``finishTrick``, and a sluff made in
+    between (the app allows it) goes back to its player with the rest.  It changes
+    nothing: the record is the game without it, and the event is kept whole."""
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    assert log["events"][at] == {"type": "slough", "player": 1, "card": "3C"}
+    record = convert(log, ImportOptions())
+    without = dict(log, events=log["events"][:at] + log["events"][at + 1 :])
+    assert record["actions"] == convert(without, ImportOptions())["actions"]
+    assert record["meta"]["_source"]["events"][str(at)] == log["events"][at]
+    result = run("check", "--from", "goat-events", str(MIDTRICK))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_sluff_after_part_one_of_a_card_not_held_is_still_named() -> None:
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    log["events"][at]["card"] = "AH"  # the third seat's card, not the second's
+    assert broken(log).startswith(f"events[{at}]: no player could have made this slough here")
+
+
+def test_a_player_who_never_drew_three_is_named_not_the_packs() -> None:
+    """The app's hands start empty and may be filled late, so a player may draw only two
+    cards in all while the others draw the rest of the pack.  The rules deal three to
+    each: the line names the short player, not a count of cards the packs do hold."""
+    ranks, suits = "23456789TJQKA", "SHDC"
+    pack = [r + s for s in suits for r in ranks]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("a", "b", "c")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": 0, "card": c} for c in pack[:2]]
+    events += [{"type": "draw", "player": 1 + k % 2, "card": c} for k, c in enumerate(pack[2:])]
+    assert broken({"type": "replay", "events": events}) == (
+        "events[5]: a drew 2 cards in all: the rules deal three to each player "
+        "(the app lets a hand start short and fill it later)"
+    )
+
+
+def test_finish_sloughing_events_of_the_apps_earlier_streams_are_read_as_finish_trick() -> None:
+    """Between the streams without a trick's end and those with ``finishTrick``, the app
+    named the same event ``finishSloughing``: a log of that version reads the same."""
+    log = message()
+    plain = convert(log, ImportOptions())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    log["events"][at + 1 : at + 1] = [{"type": "finishSloughing", "player": p} for p in range(3)]
     record = convert(log, ImportOptions())
     assert record["actions"] == plain["actions"]
     assert record["deck"] == plain["deck"]
