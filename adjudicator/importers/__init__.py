@@ -89,7 +89,7 @@ def _plug_ins() -> Iterator[Format]:
     for point in sorted(found, key=lambda p: p.name):
         origin = getattr(getattr(point, "dist", None), "name", None) or point.value
         try:
-            found = _format(point.load(), origin)
+            loaded = _format(point.load(), origin)
         except Exception as exc:  # whatever a plug-in raises, it is one line
             why = cut(f"{type(exc).__name__}: {exc}".splitlines()[0], 160)
             problem = _("the plug-in importer {name} ({value}) did not load: {why}").format(
@@ -97,14 +97,14 @@ def _plug_ins() -> Iterator[Format]:
             )
             yield Format(point.name, "", origin, problem=problem)
             continue
-        if found.name != point.name:  # two names for one format: neither is guessed at
+        if loaded.name != point.name:  # two names for one format: neither is guessed at
             problem = _(
                 "the plug-in importer {name} ({value}) calls itself {called} (its NAME): "
                 "the entry point's name and NAME must be the same"
-            ).format(name=point.name, value=point.value, called=repr(cut(found.name, 40)))
+            ).format(name=point.name, value=point.value, called=repr(cut(loaded.name, 40)))
             yield Format(point.name, "", origin, problem=problem)
             continue
-        yield found
+        yield loaded
 
 
 def formats() -> list[Format]:

@@ -88,7 +88,8 @@ def rule_options(decks: int, rules: str) -> dict[str, Any]:
 
     Read from the app: the packs of ``start``; no high-trump rule; aces high; the dreck
     goes to players holding fewer than six cards whatever the packs; sluffing to the
-    last trick of part one is not restricted (restriction #2)."""
+    last trick of part one is not restricted (restriction #2); part one ends as soon as
+    a player still to play in the round (or its war) has no card."""
     text = rules == "text"
     return {
         "decks": decks,
@@ -96,6 +97,7 @@ def rule_options(decks: int, rules: str) -> dict[str, Any]:
         "high_trump": "none",
         "low_cards": 12 if text and decks == 2 else 6,
         "sluff_final": text,
+        "phase_one_end": "all_hold" if text else "still_to_play",
     }
 
 
@@ -114,6 +116,13 @@ EXPLAINED: tuple[tuple[str, str], ...] = (
     (
         "sluff_final",
         N_("the app does not enforce sluffing restriction #2; the treatise does (--rules text)"),
+    ),
+    (
+        "phase_one_end",
+        N_(
+            "the app ends part one as soon as a player still to play in the round or its war "
+            "has no card; the treatise when that player is due (--rules text)"
+        ),
     ),
 )
 
@@ -138,8 +147,7 @@ def explain(options: ImportOptions) -> str:
         rows,
         _(
             "Where the app departs from the rules in ways no option says (a player may draw "
-            "late; part one ends as soon as a player still to play has no card; a cap on "
-            "pick-ups), the check names the place by the rules' own words."
+            "late; a cap on pick-ups), the check names the place by the rules' own words."
         ),
     )
 

@@ -63,6 +63,7 @@ def test_the_seats_follow_the_lobby_a_leave_gives_the_last_joined_the_seat() -> 
         "high_trump": "none",
         "low_cards": 6,
         "sluff_final": False,
+        "phase_one_end": "still_to_play",
     }
 
 
