@@ -237,6 +237,13 @@ def test_import_explain_prints_both_rule_sets() -> None:
     assert "low_cards: 6 / 6 (6 / 12)" in result.output
 
 
+def test_import_help_names_every_built_in_format() -> None:
+    said = " ".join(run("import", "--help").output.split())
+    for module in importers.BUILT_IN:
+        name = __import__(module, fromlist=["NAME"]).NAME
+        assert f"{name} (" in said, name
+
+
 # --- lenient and strict -----------------------------------------------------------------
 
 
