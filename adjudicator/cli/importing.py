@@ -178,11 +178,11 @@ def import_command(
     """Convert the logs of other apps into skitgubbe-record/1 records.
 
     \b
-    FORMAT is one of 'adjudicator import --list': goat-events (the spectator
-    stream of tjwilson90/goat: a replay message, an event array or JSON
-    Lines of them), albined-db (the SQLite file of the albined/skitgubbe
-    web app, opened read only), link (the page's shared link, or a file of
-    links), and any format an installed package adds (entry points
+    FORMAT is one of 'adjudicator import --list': albined-db (the SQLite
+    file of the albined/skitgubbe web app: every game, or --game ID),
+    goat-events (the spectator stream of tjwilson90/goat: a replay message,
+    an event array or JSON Lines of them), link (the page's shared link, or
+    a file of links), and any format an installed package adds (entry points
     'adjudicator.importers').  SOURCE is a file, a folder (every *.json
     below it, as check reads a folder), or - for standard input.
 

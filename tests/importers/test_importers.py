@@ -239,6 +239,13 @@ def test_import_explain_prints_both_rule_sets() -> None:
     assert "low_cards: 6 / 6 (6 / 12)" in result.output
 
 
+def test_import_help_names_every_built_in_format() -> None:
+    said = " ".join(run("import", "--help").output.split())
+    for module in importers.BUILT_IN:
+        name = __import__(module, fromlist=["NAME"]).NAME
+        assert f"{name} (" in said, name
+
+
 # --- lenient and strict -----------------------------------------------------------------
 
 
@@ -678,11 +685,3 @@ def test_a_file_of_links_gives_one_record_a_line(tmp_path: Path) -> None:
     assert [g.name for g in games] == [f"{links}:1", f"{links}:3"]
     assert games[0].record is not None and games[0].record["variant"] == "goat"
     assert games[1].error == "the link is damaged: cut short when copied?"
-
-
-def test_import_help_names_every_built_in_format() -> None:
-    """The help's list of formats is written by hand: a new format must be added to it."""
-    shown = " ".join(run("import", "--help").output.split())
-    for module in importers.BUILT_IN:
-        name = importers.find(module.rsplit(".", 1)[1].replace("_", "-")).name
-        assert f"{name} (" in shown, name
