@@ -8,7 +8,6 @@ at the first.  docs/importers.md has each format's mapping.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections import Counter
@@ -20,7 +19,14 @@ import click
 from rich.text import Text
 
 from adjudicator import importers, limits
-from adjudicator.bulk.imported import games, no_game, record_text
+from adjudicator.bulk.imported import (
+    games,
+    no_game,
+    one_game,
+    record_text,
+    split_name,
+    the_only,
+)
 from adjudicator.bulk.outputs import Output, OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
@@ -88,36 +94,35 @@ def known_format(name: str) -> None:
         _mistake(str(exc))
 
 
+class NotConverted(RecordError):
+    """A game that cannot be had (not converted, not there): its line, and the name the
+    verdict gives it (``FILE#gameId``, as ``check`` names the game)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__("", message)
+        self.name = name
+
+
 def one_imported(format_name: str, arg: str, options: ImportOptions) -> tuple[str, str]:
     """The label and JSON text of the one game ``arg`` names in a log of ``format_name``:
-    ``FILE`` holding one game, or ``FILE#gameId``.  RecordError (one line) otherwise."""
+    ``FILE`` holding one game, ``FILE#gameId`` or ``FILE:LINE``.  NotConverted (one
+    line) otherwise."""
     known_format(format_name)
-    source, game = arg, None
-    if not os.path.exists(arg) and "#" in arg:
-        source, _sep, game = arg.rpartition("#")
-    return only_game(list(importers.read(format_name, source, _with_game(options, game))), source)
+    file, game, line = split_name(arg) or (arg, None, None)
+    return converted(one_game(format_name, file, game, line, options))
 
 
 def only_game(games: list[importers.Imported], source: str) -> tuple[str, str]:
-    """The label and JSON text of the one game read from ``source``; RecordError (one
+    """The label and JSON text of the one game read from ``source``; NotConverted (one
     line) when there is none, several, or it could not be converted."""
-    if not games:
-        raise RecordError("", _("no game found"))
-    if len(games) > 1:
-        raise RecordError(
-            "",
-            _("{name} holds {count} games: name one as {example}").format(
-                name=limits.printable(source), count=len(games), example=games[0].name
-            ),
-        )
-    (one,) = games
+    return converted(the_only(games, source))
+
+
+def converted(one: importers.Imported) -> tuple[str, str]:
+    """A game's name and its record's JSON text; NotConverted when it has no record."""
     if one.record is None:
-        raise RecordError("", one.error or _("not converted"))
+        raise NotConverted(one.name, one.error or _("not converted"))
     return one.name, record_text(one.record)
-
-
-def _with_game(options: ImportOptions, game: str | None) -> ImportOptions:
-    return ImportOptions(options.names, options.rules, game, options.extra, options.max_size)
 
 
 @click.command("import", cls=Helped)
