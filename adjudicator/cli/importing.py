@@ -222,7 +222,7 @@ def import_command(
                     failed += 1
                     err.print(f"{one.name}: {one.error}", markup=False, highlight=False)
                     if strict:
-                        _stop(sink, EXIT_INVALID)
+                        _stop(sink, converted, failed)
                     continue
                 converted += 1
                 sink.put(one.name, record_text(one.record))
@@ -230,7 +230,7 @@ def import_command(
                 failed += 1
                 err.print(no_game(source, skipped), markup=False, highlight=False)
                 if strict:
-                    _stop(sink, EXIT_INVALID)
+                    _stop(sink, converted, failed)
         sink.commit()
     except OutputError as exc:
         sink.discard()
@@ -238,6 +238,12 @@ def import_command(
     except BaseException:
         sink.discard()
         raise
+    _counted(converted, failed)
+    sys.exit(EXIT_INVALID if failed else 0)
+
+
+def _counted(converted: int, failed: int) -> None:
+    """The count line on stderr (standard output may be the records), on success too."""
     said = ngettext("{count} game converted", "{count} games converted", converted).format(
         count=converted
     )
@@ -245,14 +251,15 @@ def import_command(
         said += "; " + ngettext(
             "{count} game could not be converted", "{count} games could not be converted", failed
         ).format(count=failed)
-    err.print(said, markup=False, highlight=False)  # on stderr: stdout may be the records
-    sys.exit(EXIT_INVALID if failed else 0)
+    _console(stderr=True).print(said, markup=False, highlight=False)
 
 
-def _stop(sink: _Sink, code: int) -> NoReturn:
-    """--strict: what was converted before the first failure is kept, then exit."""
+def _stop(sink: _Sink, converted: int, failed: int) -> NoReturn:
+    """--strict: what was converted before the first failure is kept, its count said as
+    far as the run got, then exit 2."""
     sink.commit()
-    sys.exit(code)
+    _counted(converted, failed)
+    sys.exit(EXIT_INVALID)
 
 
 def _list_formats() -> None:

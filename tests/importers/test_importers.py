@@ -255,6 +255,8 @@ def test_strict_stops_at_the_first_broken_game() -> None:
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 1
     assert "g-badcard" in result.stderr and "g-nobody" not in result.stderr
+    # the count line, "on success too", was left out where --strict stopped
+    assert result.stderr.splitlines()[-1] == "1 game converted; 1 game could not be converted"
 
 
 def test_import_game_picks_one() -> None:
