@@ -197,14 +197,14 @@ def _go_on(value: str | None) -> str | None:
 )
 @click.option(
     "--write-illegal",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(writable=True),  # a folder is refused by Output, saying what it takes
     default=None,
     metavar="OUT.jsonl",
     help="Also write every illegal record to OUT.jsonl, one per line.",
 )
 @click.option(
     "--write-legal",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(writable=True),  # a folder is refused by Output, saying what it takes
     default=None,
     metavar="OUT.jsonl",
     help="Also write every legal record to OUT.jsonl, one per line.",
