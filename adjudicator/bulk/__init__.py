@@ -298,10 +298,18 @@ def _one_stdin_record(raw: bytes | None, max_size: int) -> Iterator[Source]:
     if raw is None:
         yield Source(STDIN, error=too_big(_("standard input"), max_size))
         return
+    if albined_db.looks_like(raw):
+        yield Source(STDIN, error=database_on_stdin())
+        return
     try:
         yield Source(STDIN, text=raw.decode("utf-8"))
     except UnicodeDecodeError:
         yield Source(STDIN, error=_("standard input is not UTF-8 text"))
+
+
+def database_on_stdin() -> str:
+    """The line for a database piped in: SQLite opens a file (read only, never a copy)."""
+    return _("a database is read from a file, not from standard input: name the file")
 
 
 def _stdin() -> BinaryIO:

@@ -270,7 +270,7 @@ def check(
     importing = None
     logs = options_of(names, rules, None, max_size)  # for a log told by its content
     if from_format is not None:
-        known_format(from_format)
+        known_format(from_format, paths)
         importing = (from_format, logs)
     out = _console()
     err = _console(stderr=True)
@@ -519,7 +519,7 @@ def _importing(
         from_format = importers.detect_file(file, max_size)
         if from_format is None:
             return None, options
-    known_format(from_format)
+    known_format(from_format, [file])
     return from_format, options
 
 

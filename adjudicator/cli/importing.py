@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -19,6 +19,7 @@ import click
 from rich.text import Text
 
 from adjudicator import importers, limits
+from adjudicator.bulk import STDIN, database_on_stdin
 from adjudicator.bulk.imported import (
     games,
     no_game,
@@ -34,7 +35,7 @@ from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.numbers import RecordSize
 from adjudicator.exits import EXIT_INVALID
 from adjudicator.i18n import _, ngettext
-from adjudicator.importers import ImportOptions, UnknownFormat
+from adjudicator.importers import ImportOptions, UnknownFormat, albined_db
 from adjudicator.record import RecordError
 
 RULES = ("app", "text")
@@ -86,12 +87,19 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def known_format(name: str) -> None:
-    """A one-line mistake (exit 2) for a format nothing installed reads."""
+def known_format(name: str, paths: Iterable[str] = ()) -> None:
+    """A one-line mistake (exit 2) for a format nothing installed reads, or for a database
+    asked of standard input (``paths`` holding ``-``): it is read from a file only."""
     try:
         importers.find(name)
     except UnknownFormat as exc:
         _mistake(str(exc))
+    if name == albined_db.NAME and any(_stdin(path) for path in paths):
+        _mistake(f"{STDIN}: " + database_on_stdin())
+
+
+def _stdin(path: str) -> bool:
+    return path == STDIN or path.startswith(STDIN + ":")
 
 
 class NotConverted(RecordError):
@@ -202,7 +210,7 @@ def import_command(
         return
     if format_name is None:
         _mistake(_("name a FORMAT ('adjudicator import --list' shows them)"))
-    known_format(format_name)
+    known_format(format_name, sources)
     if explain:
         _explain(format_name, options_of(names, rules, game, max_size))
         return
