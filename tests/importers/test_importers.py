@@ -525,6 +525,20 @@ def test_a_damaged_link_is_one_line() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("address", ["https://x.org/#foo=bar", "http://table.example/page"])
+def test_an_address_without_a_record_says_the_link_holds_none(address: str) -> None:
+    # was: "cannot read https://x.org/#foo=bar: No such file or directory"
+    said = "the link holds no record (#record=… is missing)"
+    for command in ("check", "replay", "legal"):
+        result = run(command, address)
+        assert result.exit_code == 2, command
+        assert (
+            result.output == f"{address}: invalid · {said}: copy the page's link with Copy link\n"
+        )
+    imported = run("import", "link", address)
+    assert imported.exit_code == 2 and f"{address}: {said}" in imported.stderr
+
+
 def test_a_link_inflates_no_further_than_the_cap() -> None:
     huge = a_link(b"[" + b"0," * 400_000 + b"0]")
     result = run("check", "--max-record-size", "100000", huge)
