@@ -164,6 +164,9 @@ class Found:
     """
 
     empty: list[str] = field(default_factory=list)
+    records: bool = False
+    """Whether a path (or a file below one) was read as records, not told for an app's
+    log: ``check --names`` says it was not used for them."""
 
 
 def record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:

@@ -426,6 +426,12 @@ def _check_run(
     for sink in outputs.values():
         sink.commit()
     said_empty(len(found.empty))
+    if found.records and logs is not None and logs.names and importing is None:
+        note = _(
+            "note: --names is not used for the records checked: a record names its players "
+            "itself (--names is for an app's log)"
+        )
+        err.print(note, markup=False, highlight=False)
     if tally.total + len(found.empty) > 1:
         if not as_json:
             out.print(_summary(tally, len(found.empty)))
@@ -497,11 +503,23 @@ def _load(
             content = text.encode("utf-8")
             games = list(importers.read_content(told, content, label, importing[1]))
             label, text = only_game(games, label)
+        elif importing is not None and importing[1].names:
+            _names_unused(label)
         return label, document_from_text(text)
     except NotConverted as exc:
         _invalid(exc.name, exc)
     except RecordError as exc:
         _invalid(label, exc)
+
+
+def _names_unused(label: str) -> None:
+    """The note for ``--names`` given with a record: it names its players itself, so the
+    name is not used; a note, not an error, as the verdict does not depend on it."""
+    note = _(
+        "note: --names is not used: {name} is a record, which names its players itself "
+        "(--names is for an app's log)"
+    ).format(name=label)
+    _console(stderr=True).print(note, markup=False, highlight=False)
 
 
 def _importing(
