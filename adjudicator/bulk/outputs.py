@@ -128,9 +128,13 @@ def _refuse_folder(option: str, target: str) -> None:
 
 
 def _input_file(path: str) -> str:
-    """The file an input argument reads: itself, or FILE of ``FILE:LINE`` (``-`` of ``-:3``)."""
+    """The file an input argument reads: itself, or FILE of ``FILE:LINE`` (``-`` of ``-:3``)
+    and of ``FILE#gameId``, the names ``check`` gives what it read."""
     if path == STDIN or os.path.lexists(path):
         return path
+    head, sep, game = path.rpartition("#")
+    if sep and head and game and os.path.lexists(head):
+        return head
     head, sep, tail = path.rpartition(":")
     return head if sep and head and tail.isdigit() else path
 

@@ -436,3 +436,15 @@ def test_a_folder_given_for_any_output_is_refused(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match=r"^--svg .*/out/: that is a folder; --svg writes one"):
         Output("--svg", f"{tmp_path}/out/")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_game_of_an_input_named_by_its_id_is_an_input_too(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    log.write_text(
+        (Path(__file__).parents[1] / "importers" / "import_logs" / "goat_batch.jsonl").read_text()
+    )
+    before = log.read_bytes()
+    result = CliRunner().invoke(main, ["check", f"{log}#g-legal", "--write-legal", str(log)])
+    assert result.exit_code == 2
+    one_line(result.stderr, "that is an input of the run")
+    assert log.read_bytes() == before
