@@ -238,7 +238,8 @@ def check(
     named FILE:LINE), or - for standard input (one record, or JSON Lines
     named -:LINE).  Folders do not pick up *.jsonl files (they may hold
     saved --json output): name those files.  A PATH that holds no record
-    is an error (one line on stderr, exit status 2).
+    is an error (one line on stderr, exit status 2).  A name check prints
+    (FILE:LINE, FILE#gameId) names that one record or game again.
 
     Up to 20 records every verdict is printed; beyond that only illegal and
     invalid records are, then "N legal verdicts not shown (--all)" (--all
