@@ -229,3 +229,18 @@ def test_an_id_the_log_repeats_is_named_by_its_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "names 2 games (the log repeats the id): name one by its line" in result.output
     assert run("replay", f"{twice}:2", "--step", "1").exit_code == 0
+
+
+def test_a_log_whose_first_line_is_cut_short_is_still_told_a_log(tmp_path: Path) -> None:
+    # the first line alone told a *.jsonl file: cut short, every game was read as a record
+    # ("format: is required") and FILE#gameId as the name of a record
+    log = tmp_path / "first.jsonl"
+    log.write_text("\n".join([LEGAL[:40], LEGAL, BADCARD]) + "\n")
+    checked = run("check", str(log)).output
+    assert f"{log}:1: invalid · not JSON" in checked
+    assert f"{log}#g-legal: legal" in checked and "format" not in checked
+    assert run("replay", f"{log}#g-legal", "--step", "1").exit_code == 0
+    records = tmp_path / "records.jsonl"  # a file of records with a line cut short stays one
+    games = run("simulate", "--count", "2").output.splitlines()
+    records.write_text("\n".join([games[0][:40], *games]) + "\n")
+    assert f"{records}:2: legal" in run("check", str(records)).output
