@@ -146,8 +146,8 @@ def split_name(arg: str) -> tuple[str, str | None, int | None] | None:
     if arg == STDIN or os.path.lexists(arg) or looks_like_link(arg):
         return None
     head, sep, game = arg.rpartition("#")
-    if sep and head and game and os.path.lexists(head):
-        return head, game, None
+    if sep and head and game and "/" not in game and os.sep not in game and os.path.lexists(head):
+        return head, game, None  # a '#' in a folder's name is no game id
     head, sep, tail = arg.rpartition(":")
     if sep and head != STDIN and tail.isascii() and tail.isdigit() and os.path.lexists(head):
         return head, None, int(tail)

@@ -244,3 +244,18 @@ def test_a_log_whose_first_line_is_cut_short_is_still_told_a_log(tmp_path: Path)
     games = run("simulate", "--count", "2").output.splitlines()
     records.write_text("\n".join([games[0][:40], *games]) + "\n")
     assert f"{records}:2: legal" in run("check", str(records)).output
+
+
+def test_split_name_reads_a_name_only_where_no_file_has_it(tmp_path: Path) -> None:
+    from adjudicator.bulk.imported import split_name
+
+    log = tmp_path / "games.jsonl"
+    log.write_text(LEGAL)
+    assert split_name(f"{log}#g1") == (str(log), "g1", None)
+    assert split_name(f"{log}:3") == (str(log), None, 3)
+    assert split_name(str(log)) is None and split_name("-") is None and split_name("-:3") is None
+    assert split_name(f"{tmp_path}/none.jsonl#g1") is None  # no such file: read as named
+    folder = tmp_path / "a#b"
+    folder.mkdir()
+    assert split_name(f"{tmp_path}/a#b/x.json") is None  # a '#' in a folder's name
+    assert split_name(f"{tmp_path}#b/x.json") is None
