@@ -12,11 +12,12 @@ formats stay usable.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import Any, BinaryIO
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
@@ -220,14 +221,41 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
             # Read as far as the file goes, not 'read(max_size + 1)': a bounded read sets
             # aside the whole bound first (64 MB for every file of a folder checked).
             if path.lower().endswith(".jsonl"):
-                content = head + stream.readline()
-            else:
-                content = head + stream.read()
+                return _told_by_lines(head + stream.readline(max_size + 1), stream, max_size)
+            content = head + stream.read()
     except OSError:
         return None
     if len(content) > max_size:
         return None
     return detect(content)
+
+
+TELL_LINES = 8
+"""Lines of a JSON Lines file read to tell it, when the first ones are no JSON value."""
+
+
+def _told_by_lines(first: bytes, stream: BinaryIO, max_size: int) -> str | None:
+    """A JSON Lines file told by its first line that is a whole JSON value: a line cut
+    short (or blank) before it says nothing of the file, so that one broken line does not
+    make a log of games read as records.  At most :data:`TELL_LINES` lines are read."""
+    line = first
+    for _read in range(TELL_LINES):
+        if not line or len(line) > max_size:
+            return None
+        if line.strip():
+            told = detect(line)
+            if told is not None or _whole_json(line):
+                return told
+        line = stream.readline(max_size + 1)
+    return None
+
+
+def _whole_json(line: bytes) -> bool:
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def read_content(

@@ -264,6 +264,8 @@ def test_strict_stops_at_the_first_broken_game() -> None:
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 1
     assert "g-badcard" in result.stderr and "g-nobody" not in result.stderr
+    # the count line, "on success too", was left out where --strict stopped
+    assert result.stderr.splitlines()[-1] == "1 game converted; 1 game could not be converted"
 
 
 def test_import_game_picks_one() -> None:
@@ -530,6 +532,20 @@ def test_a_damaged_link_is_one_line() -> None:
     assert result.exit_code == 2
     assert "the link is damaged: cut short when copied?" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("address", ["https://x.org/#foo=bar", "http://table.example/page"])
+def test_an_address_without_a_record_says_the_link_holds_none(address: str) -> None:
+    # was: "cannot read https://x.org/#foo=bar: No such file or directory"
+    said = "the link holds no record (#record=… is missing)"
+    for command in ("check", "replay", "legal"):
+        result = run(command, address)
+        assert result.exit_code == 2, command
+        assert (
+            result.output == f"{address}: invalid · {said}: copy the page's link with Copy link\n"
+        )
+    imported = run("import", "link", address)
+    assert imported.exit_code == 2 and f"{address}: {said}" in imported.stderr
 
 
 def test_a_link_inflates_no_further_than_the_cap() -> None:
