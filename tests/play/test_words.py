@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import NONE_LEGAL_SLUFF
 
 from adjudicator import i18n
 from adjudicator.cards import parse_card
@@ -62,34 +63,6 @@ def test_every_refused_act_is_a_sentence_in_every_language(act: ev.Event, langua
         assert said != english, (language, said)  # translated, not English left standing
 
 
-GOAT = {
-    "format": "skitgubbe-record/1",
-    "variant": "goat",
-    "options": {
-        "decks": 1,
-        "aces_low": False,
-        "high_trump": "none",
-        "low_cards": 6,
-        "sluff_final": False,
-    },
-    "players": ["Anna", "Bo", "Cai"],
-    "dealer": "Cai",
-    "first_leader": "Anna",
-    "deck": "?? 4C TS 7H 9D 2H KC QS 5D 3S 8S 6C JD 4H 5S 7C" + " ??" * 36,
-    "actions": [
-        "Anna play 4C",
-        "Bo play TS",
-        "Cai play 7H",
-        "Bo take",
-        "Bo play 2H",
-        "Cai play KC",
-        "Anna play 9D",
-        "Anna sluff 8S",
-    ],
-}
-"""Anna sluffs 8♠ where no rank of the trick lets her: refused, and Cai is to act."""
-
-
 @pytest.mark.parametrize(
     ("language", "said"),
     [
@@ -103,5 +76,5 @@ def test_a_refused_sluff_on_the_page_is_said_in_the_pages_language(
     language: str, said: str
 ) -> None:
     with i18n.speaking(language):
-        steps = calls.replay(json.dumps(GOAT))["steps"]
+        steps = calls.replay(json.dumps(NONE_LEGAL_SLUFF))["steps"]
     assert steps[-1]["words"] == said

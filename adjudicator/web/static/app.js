@@ -444,9 +444,15 @@ function drawRuling() {
     card.append(el("p", {}, el("span", { class: "rule", text: tr("rule {rule}", { rule: v.rule }) }), ": ", el("span", { class: "message", text: v.message })));
     if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: tr("What the rule checks:") + " " }), v.where.checks));
     card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where, r.cites));
-    const alts = el("ul", { class: "alternatives", "aria-label": tr("What could have been played") });
+    // the legal actions are another player's when the violator had none there (an illegal
+    // sluff: the next player is to act), said so, as the command line says it
+    const next = v.to_act ? tr("Next, {player} to act:", { player: actorsSaid(v.legal, v.to_act) }) : "";
+    const alts = el("ul", { class: "alternatives", "aria-label": next || tr("What could have been played") });
     for (const form of v.legal) alts.append(el("li", {}, formEl(form)));
-    card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
+    if (v.to_act) {
+      card.append(el("h3", { text: tr("Nothing was legal for {player} there", { player: v.player }) }));
+      if (v.legal.length) card.append(el("p", { class: "next-to-act", text: next }));
+    } else card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
     if (v.legal.length) card.append(alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: trn("and {count} more with cards hidden from {viewer}", "and {count} more with cards hidden from {viewer}", v.legal_hidden, { viewer: page.viewer }) }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: trn("and {count} more with a card nobody has seen", "and {count} more with a card nobody has seen", v.with_unseen) }));
@@ -478,6 +484,14 @@ function drawRuling() {
       box.append(el("p", { class: "violation" }, el("strong", { text: `✗ ${x.rule}: ` }), x.message));
     }
   }
+}
+
+function actorsSaid(legal, toAct) {
+  // who is to act, by the players the legal actions name, in the page's language ("Bo or
+  // Cai"); the engine's own words where the list names nobody the page can read
+  const names = [...new Set(legal.map((f) => (typeof f === "string" ? f.split(" ")[0] : f.player)).filter(Boolean))];
+  if (!names.length) return toAct;
+  return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + tr(" or ") + names[names.length - 1];
 }
 
 function tableDid(mark) {
