@@ -1562,6 +1562,14 @@ async function openText(text, { name = "", box = $("paste"), told = false } = {}
   await openFresh(record, box);
 }
 
+async function openBox() {
+  // the Open button: what was pasted; with the box empty, the file(s) picked beside it (the
+  // obvious next tap after a pick opens, or lists again, what was picked)
+  const files = [...$("file").files];
+  if (!$("paste").value.trim() && files.length) return openFiles(files);
+  return openText($("paste").value);
+}
+
 // --- an app's log: the Goat app's events, the albined app's database -------------------------
 
 async function openLog(given, box) {
@@ -1605,7 +1613,7 @@ function showLog(games, anchor) {
     b.addEventListener("click", acting(() => openImported(g, anchor)));
     return el("li", {}, b);
   }));
-  box.scrollIntoView({ block: "nearest" });
+  box.scrollIntoView({ block: "start" }); // the list from its top: the games, not the fold
 }
 
 function base64(bytes) {
@@ -1892,7 +1900,7 @@ async function start() {
   $("screen-new").addEventListener("change", keepForm);
   $("shuffle").addEventListener("click", shuffle);
   $("begin").addEventListener("click", acting(begin));
-  $("open").addEventListener("click", acting(() => openText($("paste").value)));
+  $("open").addEventListener("click", acting(openBox));
   $("file").addEventListener("change", acting(async () => {
     const files = [...$("file").files];
     if (files.length) await openFiles(files);
