@@ -83,9 +83,18 @@ function formText(form) {
   return typeof form === "string" ? form : JSON.stringify(form);
 }
 
+// A path of the project's repository in a line ("(see docs/other-games.md)", the Vändtia
+// line) points a terminal's user to a file a phone cannot open: the page leaves it out of
+// what it shows, and the command line keeps it.
+const REPOSITORY_PATH = /\s*\([^()]*\bdocs\/[\w.-]+\.md\)/g;
+
+function pageWords(message) {
+  return String(message || "").replace(REPOSITORY_PATH, "");
+}
+
 function showError(message) {
   const box = $("error");
-  box.textContent = message || "";
+  box.textContent = pageWords(message);
   box.hidden = !message;
 }
 
@@ -93,7 +102,7 @@ function showError(message) {
 // the message follows it as an alert, and it is scrolled into view. What was typed stays.
 function fault(control, message) {
   clearFault(control);
-  const note = el("p", { class: "fault", role: "alert", id: `${control.id}-fault`, text: message });
+  const note = el("p", { class: "fault", role: "alert", id: `${control.id}-fault`, text: pageWords(message) });
   const field = ["INPUT", "SELECT", "TEXTAREA"].includes(control.tagName);
   if (field) {
     control.setAttribute("aria-invalid", "true");
@@ -1357,7 +1366,10 @@ async function openFresh(record, anchor, { game = 0, where = "violation", viewer
   startDispute();
   page.dispute = dispute;
   page.viewer = viewer;
-  if (await openRecord(record, anchor, game, where, fresh(push))) return true;
+  if (await openRecord(record, anchor, game, where, fresh(push))) {
+    $("paste").value = ""; // opened: the box is empty for the next paste
+    return true;
+  }
   page.dispute = before.dispute;
   page.session = before.session;
   page.viewer = before.viewer;
@@ -1587,13 +1599,20 @@ async function openLog(given, box) {
   if (!data.format) return false;
   const games = data.games;
   if (games.length === 1) await openImported(games[0], box);
-  else showLog(games, box);
+  else showLog(games, box, data.format);
   return true;
 }
 
-async function openImported(game, anchor) {
+function gameLabel(game) {
+  // a game of a list as the list names it: its id (or line), and its app's name for it
+  return game.title ? `${game.name} (${game.title})` : game.name;
+}
+
+async function openImported(game, anchor, listed = false) {
   // one game of a log, converted: opened as any record, with a line saying what was read
-  if (await openFresh(game.record, anchor)) said($("imported"), game.about);
+  // (and, picked from a list, which game it is)
+  const about = listed ? `${gameLabel(game)}: ${game.about}` : game.about;
+  if (await openFresh(game.record, anchor)) said($("imported"), about);
 }
 
 function said(line, text) {
@@ -1601,16 +1620,32 @@ function said(line, text) {
   line.hidden = !text;
 }
 
-function showLog(games, anchor) {
-  // a log of several games: each one a button (one that could not be converted, its line)
+function logAbout(games, format) {
+  // what the list holds: a log's games, or the records of JSON Lines (``check
+  // --write-illegal``'s file); when none of them opens, that each line says why
+  const n = games.length;
+  const none = !games.some((g) => !g.error);
+  if (format === "records") {
+    return none
+      ? trn("This file holds {count} record and it cannot be opened: its line says why.", "This file holds {count} records and none can be opened: each line says why.", n)
+      : trn("This file holds {count} record: pick one to open.", "This file holds {count} records: pick one to open.", n);
+  }
+  return none
+    ? trn("This log holds {count} game and it cannot be opened: its line says why.", "This log holds {count} games and none can be opened: each line says why.", n)
+    : trn("This log holds {count} game: pick one to open.", "This log holds {count} games: pick one to open.", n);
+}
+
+function showLog(games, anchor, format = "") {
+  // a log of several games (or a file of several records): each one a button (one that
+  // could not be converted, its line)
   const box = $("log-games");
   box.hidden = !games;
   if (!games) return $("log-list").replaceChildren();
-  $("log-about").textContent = trn("This log holds {count} game: pick one to open.", "This log holds {count} games: pick one to open.", games.length);
+  $("log-about").textContent = logAbout(games, format);
   $("log-list").replaceChildren(...games.map((g) => {
-    if (g.error) return el("li", {}, el("p", { class: "log-bad", text: `${g.name}: ✗ ${g.error}` }));
-    const b = el("button", { type: "button", class: "step", text: `${g.name}: ${g.about}` });
-    b.addEventListener("click", acting(() => openImported(g, anchor)));
+    if (g.error) return el("li", {}, el("p", { class: "log-bad", text: `${g.name}: ✗ ${pageWords(g.error)}` }));
+    const b = el("button", { type: "button", class: "step", text: `${gameLabel(g)}: ${g.about}` });
+    b.addEventListener("click", acting(() => openImported(g, anchor, true)));
     return el("li", {}, b);
   }));
   box.scrollIntoView({ block: "start" }); // the list from its top: the games, not the fold
