@@ -48,7 +48,7 @@ def phone(browser: Browser) -> Iterator[Page]:
 def shot(page: Page, name: str) -> None:
     """A screenshot of what the test saw, outside the checkout (docs/page.md, Screenshots)."""
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))  # what a 390×844 phone shows
 
 
 # --- the ruling: the legal actions are the next player's ------------------------------------
@@ -286,3 +286,39 @@ def test_a_game_opened_from_a_list_is_named_and_the_box_is_emptied(
     phone.go_back()
     expect(phone.locator("#screen-open")).to_be_visible()
     expect(phone.locator("#paste")).to_have_value("")  # opened: the box is empty
+
+
+# --- the static site: the same page on the phone's own engine -------------------------------
+
+
+def test_the_static_site_opens_a_pick_again_and_the_written_records(
+    folder: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """In the phone (Pyodide): Open after a pick lists its games again; the records
+    ``--write-illegal`` wrote are listed, and one opens with its ruling's next player."""
+    from test_site import phone as site_phone
+    from test_site import static_server
+
+    db = app_db(tmp_path / "app.db", games=2)
+    written = written_illegal(tmp_path)
+    with static_server(folder) as (origin, _), site_phone(browser, origin) as (context, outside):
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        open_screen(tab, origin + "/")
+        tab.set_input_files("#file", str(db))
+        expect(tab.locator("#log-list button")).to_have_count(2, timeout=300_000)
+        idle(tab)
+        tab.get_by_role("button", name="Open", exact=True).click()
+        idle(tab)
+        expect(tab.locator("#paste-fault")).to_have_count(0)
+        expect(tab.locator("#log-list button")).to_have_count(2)
+        tab.set_input_files("#file", str(written))
+        expect(tab.locator("#log-about")).to_have_text(
+            "This file holds 2 records: pick one to open."
+        )
+        tab.get_by_role("button", name="line 1: goat").click()
+        expect(tab.locator("#ruling .next-to-act")).to_have_text("Next, Cai to act:")
+        expect(tab.locator("#imported")).to_contain_text("line 1: goat · Anna, Bo, Cai")
+    assert not errors, errors
+    assert not outside, f"requests left the origin: {outside}"
