@@ -752,9 +752,11 @@ def _record_lines(content: bytes, source: str) -> list[dict[str, Any]] | None:
 
 def _titled(game: dict[str, Any]) -> dict[str, Any]:
     """A game of a list with ``title``, the name its app gave it (the record's
-    ``meta.event``: the albined app's "Friday"), where it has one besides its id."""
+    ``meta.event``: the albined app's "Friday"; else the log's ``meta.game_id``, a Goat
+    app's game written by ``--write-illegal``), where it has one besides its id."""
     meta = game["record"].get("meta")
-    title = meta.get("event") if isinstance(meta, dict) else None
+    meta = meta if isinstance(meta, dict) else {}
+    title = meta.get("event") or meta.get("game_id")
     if isinstance(title, str) and title.strip() and title != game["name"]:
         game["title"] = cut(title, 80)
     return game

@@ -322,3 +322,14 @@ def test_the_static_site_opens_a_pick_again_and_the_written_records(
         expect(tab.locator("#imported")).to_contain_text("line 1: goat · Anna, Bo, Cai")
     assert not errors, errors
     assert not outside, f"requests left the origin: {outside}"
+
+
+def test_a_record_line_is_titled_by_its_apps_name_for_the_game() -> None:
+    """A record converted from an app's log keeps the app's name for the game in ``meta``:
+    the list names it beside the line (``line 2 (Friday)``)."""
+    named = {**NONE_LEGAL_SLUFF, "meta": {"game_id": "g2"}}
+    dated = {**json.loads(SAMPLE.read_text()), "meta": {"event": "Friday", "game_id": "k3"}}
+    plain = json.loads(SAMPLE.read_text())
+    text = "\n".join(json.dumps(r) for r in (named, dated, plain))
+    games = calls.imported(json.dumps({"text": text}))["games"]
+    assert [g.get("title") for g in games] == ["g2", "Friday", None]
