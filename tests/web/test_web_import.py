@@ -384,9 +384,11 @@ def pick_a_game_of_the_database(page: Page, db: Path, said: str = "") -> None:
     expect(page.locator("#log-about")).to_have_text(
         "This log holds 2 games: pick one to open.", timeout=300_000
     )
-    page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").click()
-    expect(page.locator("#imported")).to_have_text(
-        "Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES + said
+    page.get_by_role("button", name="g2 (Game 2): Read a game of the albined/skitgubbe app").click()
+    expect(page.locator("#imported")).to_have_text(  # which game, by its id and the app's name
+        "g2 (Game 2): Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+        + APP_RULES
+        + said
     )
     expect(page.locator("#screen-table")).to_contain_text("Anna")
 
