@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
+from test_page import VIEWPORTS, phone_tab
 from web_browser import LAYOUT
 
 from adjudicator import bulk, i18n, importers
@@ -330,18 +331,13 @@ def test_the_api_and_the_in_browser_dispatcher_answer_the_same(tmp_path: Path) -
 
 # --- the page, served and in the phone ------------------------------------------------------
 
-PHONE = {"width": 390, "height": 844}
+PHONE = VIEWPORTS["phone"]
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    yield tab
-    assert not errors, errors
-    context.close()
+    """A phone: 390×844, touch; the page's script errors fail the test."""
+    yield from phone_tab(browser)
 
 
 def open_screen(page: Page, url: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import NONE_LEGAL_SLUFF
 from playwright.sync_api import Browser, Page, expect
+from test_page import phone_tab, shots_folder
 from test_web_import import (
     APP_RULES,
     GOAT,
@@ -31,30 +32,29 @@ from adjudicator import i18n
 from adjudicator.cli.commands import main
 from adjudicator.service import page as calls
 
-SHOTS = Path("/tmp/stranger-page-shots")
-
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    yield tab
-    assert not errors, errors
-    context.close()
+    """A phone: 390×844, touch; the page's script errors fail the test."""
+    yield from phone_tab(browser)
 
 
-def shot(page: Page, name: str) -> None:
-    """A screenshot of what the test saw, outside the checkout (docs/page.md, Screenshots)."""
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))  # what a 390×844 phone shows
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go (test_page's rule): a temporary folder unless
+    ADJUDICATOR_SHOTS names one."""
+    return shots_folder(tmp_path_factory)
+
+
+def shot(page: Page, name: str, folder: Path) -> None:
+    """A screenshot of what the test saw (what a 390×844 phone shows)."""
+    page.screenshot(path=str(folder / f"{name}.png"))
 
 
 # --- the ruling: the legal actions are the next player's ------------------------------------
 
 
-def test_the_ruling_says_whose_the_legal_actions_are(phone: Page, base: str) -> None:
+def test_the_ruling_says_whose_the_legal_actions_are(phone: Page, base: str, shots: Path) -> None:
     """Anna had no legal sluff; Cai's take was "What could have been played" (issue 40)."""
     open_screen(phone, base + "/")
     paste_and_open(phone, json.dumps(NONE_LEGAL_SLUFF))
@@ -63,7 +63,7 @@ def test_the_ruling_says_whose_the_legal_actions_are(phone: Page, base: str) -> 
     expect(ruling.locator(".next-to-act")).to_have_text("Next, Cai to act:")
     expect(ruling.locator(".alternatives")).to_have_text("Cai takes the trick")
     expect(ruling).not_to_contain_text("What could have been played")
-    shot(phone, "ruling-next-to-act")
+    shot(phone, "ruling-next-to-act", shots)
 
 
 # --- a picked file, then the Open button ----------------------------------------------------
@@ -82,7 +82,7 @@ def in_view(page: Page, selector: str) -> bool:
 
 
 def test_open_after_a_pick_opens_the_picked_file_and_the_list_is_in_view(
-    phone: Page, base: str, tmp_path: Path
+    phone: Page, base: str, tmp_path: Path, shots: Path
 ) -> None:
     """Pick a database, then tap Open (the obvious next tap): the list stayed, where the box
     said "the box is empty" and the games vanished (issue 40)."""
@@ -94,7 +94,7 @@ def test_open_after_a_pick_opens_the_picked_file_and_the_list_is_in_view(
     expect(phone.locator("body")).not_to_have_attribute("aria-busy", "true")
     assert in_view(phone, "#log-list li:first-child"), "the list is below the fold"
     assert in_view(phone, "#log-about")
-    shot(phone, "picked-db-list")
+    shot(phone, "picked-db-list", shots)
     phone.get_by_role("button", name="Open", exact=True).click()
     expect(phone.locator("body")).not_to_have_attribute("aria-busy", "true")
     expect(phone.locator("#paste-fault")).to_have_count(0)
@@ -171,7 +171,7 @@ def test_the_records_write_illegal_writes_are_listed_by_line_and_verdict(tmp_pat
 
 
 def test_the_page_opens_the_records_write_illegal_writes(
-    phone: Page, base: str, tmp_path: Path
+    phone: Page, base: str, tmp_path: Path, shots: Path
 ) -> None:
     out = written_illegal(tmp_path)
     open_screen(phone, base + "/")
@@ -180,7 +180,7 @@ def test_the_page_opens_the_records_write_illegal_writes(
         "This file holds 2 records: pick one to open.", timeout=300_000
     )
     expect(phone.locator("#file-fault")).to_have_count(0)
-    shot(phone, "write-illegal-picked")
+    shot(phone, "write-illegal-picked", shots)
     assert phone.evaluate(LAYOUT) == []
     phone.get_by_role("button", name="line 1: goat · Anna, Bo, Cai · illegal at action 8").click()
     expect(phone.locator("#imported")).to_have_text(
@@ -229,7 +229,7 @@ def test_players_of_one_name_are_said_in_the_pages_words(tmp_path: Path) -> None
 
 
 def test_a_log_of_which_no_game_opens_says_so_and_each_line_shows(
-    phone: Page, base: str, tmp_path: Path
+    phone: Page, base: str, tmp_path: Path, shots: Path
 ) -> None:
     open_screen(phone, base + "/")
     phone.set_input_files("#file", str(same_names(tmp_path)))
@@ -239,13 +239,15 @@ def test_a_log_of_which_no_game_opens_says_so_and_each_line_shows(
     expect(phone.locator("#log-list .log-bad")).to_have_count(2)
     expect(phone.locator("#log-list .log-bad").first).to_have_text(f"g1: ✗ games#g1: {PAGE_NAMES}")
     assert in_view(phone, "#log-about")
-    shot(phone, "same-names")
+    shot(phone, "same-names", shots)
 
 
 # --- Vändtia, and the game a list opened ----------------------------------------------------
 
 
-def test_the_vandtia_line_on_the_page_names_no_repository_path(phone: Page, base: str) -> None:
+def test_the_vandtia_line_on_the_page_names_no_repository_path(
+    phone: Page, base: str, shots: Path
+) -> None:
     record = json.loads(SAMPLE.read_text())
     record["variant"] = "Vändtia"
     said = CliRunner().invoke(main, ["check", "-"], input=json.dumps(record)).output
@@ -262,11 +264,11 @@ def test_the_vandtia_line_on_the_page_names_no_repository_path(phone: Page, base
     phone.click("#open")
     expect(phone.locator("#paste-fault")).to_contain_text("Vändtia (Palace)")
     expect(phone.locator("#paste-fault")).not_to_contain_text("docs/")
-    shot(phone, "vandtia-sv")
+    shot(phone, "vandtia-sv", shots)
 
 
 def test_a_game_opened_from_a_list_is_named_and_the_box_is_emptied(
-    phone: Page, base: str, tmp_path: Path
+    phone: Page, base: str, tmp_path: Path, shots: Path
 ) -> None:
     open_screen(phone, base + "/")
     phone.set_input_files("#file", str(app_db(tmp_path / "app.db", games=2)))
@@ -276,7 +278,7 @@ def test_a_game_opened_from_a_list_is_named_and_the_box_is_emptied(
     expect(phone.locator("#imported")).to_have_text(
         "g2 (Game 2): Read a game of the albined/skitgubbe app: 2 players, 2 moves" + APP_RULES
     )
-    shot(phone, "db-game-named")
+    shot(phone, "db-game-named", shots)
     phone.go_back()
     paste_and_open(phone, "{ not a record")
     expect(phone.locator("#paste-fault")).to_be_visible()
