@@ -358,6 +358,35 @@ def with_loser_named(record: dict[str, Any], name: str) -> dict[str, Any]:
     return renamed(record, record["result"]["loser"], name)
 
 
+NONE_LEGAL_SLUFF: dict[str, Any] = {
+    "format": "skitgubbe-record/1",
+    "variant": "goat",
+    "options": {
+        "decks": 1,
+        "aces_low": False,
+        "high_trump": "none",
+        "low_cards": 6,
+        "sluff_final": False,
+    },
+    "players": ["Anna", "Bo", "Cai"],
+    "dealer": "Cai",
+    "first_leader": "Anna",
+    "deck": "?? 4C TS 7H 9D 2H KC QS 5D 3S 8S 6C JD 4H 5S 7C" + " ??" * 36,
+    "actions": [
+        "Anna play 4C",
+        "Bo play TS",
+        "Cai play 7H",
+        "Bo take",
+        "Bo play 2H",
+        "Cai play KC",
+        "Anna play 9D",
+        "Anna sluff 8S",
+    ],
+}
+"""A Goat game where Anna sluffs 8♠ and no rank of the trick lets her: she had no legal
+sluff there, and the legal actions are Cai's, who is to act (issue 40)."""
+
+
 @pytest.fixture(scope="module")
 def games() -> list[dict[str, Any]]:
     """A few simulated, legal, finished records."""

@@ -36,7 +36,8 @@ from adjudicator.exits import EXIT_ORPHANED
 from adjudicator.i18n import _, ngettext
 from adjudicator.importers import albined_db
 from adjudicator.importers.link import decode as decode_link
-from adjudicator.importers.link import link_label, looks_like_link
+from adjudicator.importers.link import holds_no_record, is_address, link_label, looks_like_link
+from adjudicator.invalid import cut
 from adjudicator.limits import (
     MAX_RECORD_SIZE,
     InputError,
@@ -169,6 +170,9 @@ class Found:
     """
 
     empty: list[str] = field(default_factory=list)
+    records: bool = False
+    """Whether a path (or a file below one) was read as records, not told for an app's
+    log: ``check --names`` says it was not used for them."""
 
 
 def record_files(folder: str, skipped: Counter[str]) -> Iterator[Source]:
@@ -304,10 +308,18 @@ def _one_stdin_record(raw: bytes | None, max_size: int) -> Iterator[Source]:
     if raw is None:
         yield Source(STDIN, error=too_big(_("standard input"), max_size))
         return
+    if albined_db.looks_like(raw):
+        yield Source(STDIN, error=database_on_stdin())
+        return
     try:
         yield Source(STDIN, text=raw.decode("utf-8"))
     except UnicodeDecodeError:
         yield Source(STDIN, error=_("standard input is not UTF-8 text"))
+
+
+def database_on_stdin() -> str:
+    """The line for a database piped in: SQLite opens a file (read only, never a copy)."""
+    return _("a database is read from a file, not from standard input: name the file")
 
 
 def _stdin() -> BinaryIO:
@@ -327,6 +339,8 @@ def _walk(
             yield from _told(source, tell)
     elif looks_like_link(path):  # the page's link: the record is in its fragment
         yield _link_source(path, max_size)
+    elif is_address(path) and not os.path.lexists(path):  # an address with no record in it
+        yield Source(printable(cut(path.strip(), 80)), error=holds_no_record())
     elif os.path.isdir(path):
         for source in record_files(path, skipped):
             yield from _told(source, tell)
@@ -472,6 +486,8 @@ def one_record(arg: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, str]:
     max_size = checked_size(max_size)
     if looks_like_link(arg):
         return link_label(arg), json.dumps(decode_link(arg, max_size), ensure_ascii=False)
+    if is_address(arg) and not os.path.lexists(arg):
+        raise RecordError("", holds_no_record())
     numbered = None if arg == STDIN or os.path.exists(arg) else _numbered(arg)
     name, line = numbered if numbered is not None else (arg, None)
     if name == STDIN:

@@ -96,10 +96,45 @@ def _refuse_standard_input(option: str, target: str, reads_stdin: bool) -> None:
         )
 
 
+JSON_LINES_EXAMPLE = {
+    "--write-illegal": "illegal.jsonl",
+    "--write-legal": "legal.jsonl",
+    "-o": "games.jsonl",
+}
+"""The file each option that writes JSON Lines suggests inside a folder it was given."""
+
+
+def _refuse_folder(option: str, target: str) -> None:
+    """Refuse a folder (one that exists, or a name ending in ``/``) where a file is
+    written: the name would be made a file of that name, the slash dropped."""
+    ends = target.endswith("/") or target.endswith(os.sep)
+    if not (ends or os.path.isdir(target)):
+        return
+    example = JSON_LINES_EXAMPLE.get(option)
+    if example is None:
+        said = _("{option} {target}: that is a folder; {option} writes one file: name it")
+        raise OutputError(said.format(option=option, target=limits.printable(target)))
+    said = _(
+        "{option} {target}: that is a folder; {option} takes a file, written as JSON Lines "
+        "(such as {example})"
+    )
+    raise OutputError(
+        said.format(
+            option=option,
+            target=limits.printable(target),
+            example=limits.printable(os.path.join(target, example)),
+        )
+    )
+
+
 def _input_file(path: str) -> str:
-    """The file an input argument reads: itself, or FILE of ``FILE:LINE`` (``-`` of ``-:3``)."""
+    """The file an input argument reads: itself, or FILE of ``FILE:LINE`` (``-`` of ``-:3``)
+    and of ``FILE#gameId``, the names ``check`` gives what it read."""
     if path == STDIN or os.path.lexists(path):
         return path
+    head, sep, game = path.rpartition("#")
+    if sep and head and game and os.path.lexists(head):
+        return head
     head, sep, tail = path.rpartition(":")
     return head if sep and head and tail.isdigit() else path
 
@@ -195,6 +230,7 @@ class Output:
         self.gone = False
         """A pipe's reader stopped reading: nothing more is written."""
         try:
+            _refuse_folder(option, self.target)
             _refuse_standard_input(option, self.target, reads_stdin=False)
             found = self._stream_to()
             if found is not None:

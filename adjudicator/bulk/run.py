@@ -12,6 +12,7 @@ from adjudicator.bulk import Checked, Found, Source, Tally, check_all, sources, 
 from adjudicator.bulk.imported import imported_sources, log_games
 from adjudicator.exits import EXIT_ILLEGAL, EXIT_INVALID, EXIT_LEGAL
 from adjudicator.importers.base import ImportOptions
+from adjudicator.importers.link import looks_like_link
 from adjudicator.limits import MAX_RECORD_SIZE
 
 
@@ -70,6 +71,13 @@ def _told(
     """Each path's records in order: a file the importers tell for an app's log (named, in
     a folder, or standard input) is converted (as ``--from`` its format would), anything
     else read as records."""
-    return sources(
-        paths, found, max_size, tell=lambda source: log_games(source, options, found, max_size)
-    )
+    if any(looks_like_link(path) for path in paths):
+        found.records = True  # a link carries a record
+
+    def tell(source: Source) -> Iterator[Source] | None:
+        games = log_games(source, options, found, max_size)
+        if games is None:
+            found.records = True
+        return games
+
+    return sources(paths, found, max_size, tell=tell)

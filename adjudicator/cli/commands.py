@@ -6,7 +6,6 @@ ends as one line and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, suppress
@@ -20,6 +19,7 @@ from rich.text import Text
 from adjudicator import _native, bulk, importers, limits, service
 from adjudicator._version import __version__
 from adjudicator.bulk import run
+from adjudicator.bulk.imported import split_name, told_game
 from adjudicator.bulk.outputs import (
     STANDARD_OUTPUT,
     Output,
@@ -32,6 +32,8 @@ from adjudicator.cli.group import Adjudicator, mistake
 from adjudicator.cli.group import console as _console
 from adjudicator.cli.group import progress as _progress
 from adjudicator.cli.importing import (
+    NotConverted,
+    converted,
     from_options,
     known_format,
     one_imported,
@@ -195,14 +197,14 @@ def _go_on(value: str | None) -> str | None:
 )
 @click.option(
     "--write-illegal",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(writable=True),  # a folder is refused by Output, saying what it takes
     default=None,
     metavar="OUT.jsonl",
     help="Also write every illegal record to OUT.jsonl, one per line.",
 )
 @click.option(
     "--write-legal",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(writable=True),  # a folder is refused by Output, saying what it takes
     default=None,
     metavar="OUT.jsonl",
     help="Also write every legal record to OUT.jsonl, one per line.",
@@ -236,7 +238,8 @@ def check(
     named FILE:LINE), or - for standard input (one record, or JSON Lines
     named -:LINE).  Folders do not pick up *.jsonl files (they may hold
     saved --json output): name those files.  A PATH that holds no record
-    is an error (one line on stderr, exit status 2).
+    is an error (one line on stderr, exit status 2).  A name check prints
+    (FILE:LINE, FILE#gameId) names that one record or game again.
 
     Up to 20 records every verdict is printed; beyond that only illegal and
     invalid records are, then "N legal verdicts not shown (--all)" (--all
@@ -268,7 +271,7 @@ def check(
     importing = None
     logs = options_of(names, rules, None, max_size)  # for a log told by its content
     if from_format is not None:
-        known_format(from_format)
+        known_format(from_format, paths)
         importing = (from_format, logs)
     out = _console()
     err = _console(stderr=True)
@@ -424,6 +427,12 @@ def _check_run(
     for sink in outputs.values():
         sink.commit()
     said_empty(len(found.empty))
+    if found.records and logs is not None and logs.names and importing is None:
+        note = _(
+            "note: --names is not used for the records checked: a record names its players "
+            "itself (--names is for an app's log)"
+        )
+        err.print(note, markup=False, highlight=False)
     if tally.total + len(found.empty) > 1:
         if not as_json:
             out.print(_summary(tally, len(found.empty)))
@@ -470,8 +479,8 @@ def _load(
     importing: tuple[str | None, ImportOptions] | None = None,
 ) -> tuple[str, Game | Session]:
     """The one record ``arg`` names (a game of a foreign log with ``importing``: of its
-    format, or with None of the format standard input's text is told to be); an invalid
-    one is its verdict line on stdout, exit 2.
+    format, or with None of the format its text is told to be: standard input's, or a
+    line's for ``FILE:LINE``); an invalid one is its verdict line on stdout, exit 2.
 
     The line goes where ``check`` prints it, on standard output: a verdict
     on a record, not a mistake in the command.
@@ -481,6 +490,12 @@ def _load(
         if importing is not None and importing[0] is not None:
             label, text = one_imported(importing[0], arg, importing[1])
             return label, document_from_text(text)
+        parts = None if importing is None else split_name(arg)
+        if importing is not None and parts is not None:
+            named = told_game(*parts, importing[1])
+            if named is not None:  # else a record's line of JSON Lines, read below
+                label, text = converted(named)
+                return label, document_from_text(text)
         label, text = bulk.one_record(arg, max_size)
         told = None
         if importing is not None and (arg == bulk.STDIN or arg.startswith(bulk.STDIN + ":")):
@@ -489,28 +504,42 @@ def _load(
             content = text.encode("utf-8")
             games = list(importers.read_content(told, content, label, importing[1]))
             label, text = only_game(games, label)
+        elif importing is not None and importing[1].names:
+            _names_unused(label)
         return label, document_from_text(text)
+    except NotConverted as exc:
+        _invalid(exc.name, exc)
     except RecordError as exc:
         _invalid(label, exc)
 
 
+def _names_unused(label: str) -> None:
+    """The note for ``--names`` given with a record: it names its players itself, so the
+    name is not used; a note, not an error, as the verdict does not depend on it."""
+    note = _(
+        "note: --names is not used: {name} is a record, which names its players itself "
+        "(--names is for an app's log)"
+    ).format(name=label)
+    _console(stderr=True).print(note, markup=False, highlight=False)
+
+
 def _importing(
     from_format: str | None, names: str | None, rules: str, max_size: int, file: str
-) -> tuple[str | None, ImportOptions] | None:
+) -> tuple[str | None, ImportOptions]:
     """``--from FORMAT`` and its options, as ``_load`` takes them; without it, the format
-    of an app's log ``file`` holds (``FILE`` or ``FILE#gameId``), told by its content,
-    or None (a record); for standard input, no format yet: its text is told once read."""
-    if from_format is None and (file == bulk.STDIN or file.startswith(bulk.STDIN + ":")):
-        return None, options_of(names, rules, None, max_size)
+    of an app's log ``file`` holds, told by its content, or None: a record, standard
+    input (its text is told once read), or a game named ``FILE#gameId`` or ``FILE:LINE``
+    (told by :func:`told_game`)."""
+    options = options_of(names, rules, None, max_size)
     if from_format is None:
-        source = file
-        if not os.path.exists(file) and "#" in file:
-            source = file.rpartition("#")[0]
-        from_format = importers.detect_file(source, max_size)
+        stdin = file == bulk.STDIN or file.startswith(bulk.STDIN + ":")
+        if stdin or split_name(file) is not None:
+            return None, options
+        from_format = importers.detect_file(file, max_size)
         if from_format is None:
-            return None
-    known_format(from_format)
-    return from_format, options_of(names, rules, None, max_size)
+            return None, options
+    known_format(from_format, [file])
+    return from_format, options
 
 
 def _invalid(label: str, exc: RecordError) -> NoReturn:

@@ -8,11 +8,10 @@ at the first.  docs/importers.md has each format's mapping.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,8 +19,8 @@ import click
 from rich.text import Text
 
 from adjudicator import importers, limits
-from adjudicator.bulk import record_text
-from adjudicator.bulk.imported import games, no_game
+from adjudicator.bulk import STDIN, database_on_stdin, record_text
+from adjudicator.bulk.imported import games, no_game, one_game, split_name, the_only
 from adjudicator.bulk.outputs import Output, OutputError, write_file
 from adjudicator.cli.group import Helped
 from adjudicator.cli.group import console as _console
@@ -29,7 +28,7 @@ from adjudicator.cli.group import mistake as _mistake
 from adjudicator.cli.numbers import RecordSize
 from adjudicator.exits import EXIT_INVALID
 from adjudicator.i18n import _, ngettext
-from adjudicator.importers import ImportOptions, UnknownFormat
+from adjudicator.importers import ImportOptions, UnknownFormat, albined_db
 from adjudicator.record import RecordError
 
 RULES = ("app", "text")
@@ -81,44 +80,50 @@ def from_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def known_format(name: str) -> None:
-    """A one-line mistake (exit 2) for a format nothing installed reads."""
+def known_format(name: str, paths: Iterable[str] = ()) -> None:
+    """A one-line mistake (exit 2) for a format nothing installed reads, or for a database
+    asked of standard input (``paths`` holding ``-``): it is read from a file only."""
     try:
         importers.find(name)
     except UnknownFormat as exc:
         _mistake(str(exc))
+    if name == albined_db.NAME and any(_stdin(path) for path in paths):
+        _mistake(f"{STDIN}: " + database_on_stdin())
+
+
+def _stdin(path: str) -> bool:
+    return path == STDIN or path.startswith(STDIN + ":")
+
+
+class NotConverted(RecordError):
+    """A game that cannot be had (not converted, not there): its line, and the name the
+    verdict gives it (``FILE#gameId``, as ``check`` names the game)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__("", message)
+        self.name = name
 
 
 def one_imported(format_name: str, arg: str, options: ImportOptions) -> tuple[str, str]:
     """The label and JSON text of the one game ``arg`` names in a log of ``format_name``:
-    ``FILE`` holding one game, or ``FILE#gameId``.  RecordError (one line) otherwise."""
+    ``FILE`` holding one game, ``FILE#gameId`` or ``FILE:LINE``.  NotConverted (one
+    line) otherwise."""
     known_format(format_name)
-    source, game = arg, None
-    if not os.path.exists(arg) and "#" in arg:
-        source, _sep, game = arg.rpartition("#")
-    return only_game(list(importers.read(format_name, source, _with_game(options, game))), source)
+    file, game, line = split_name(arg) or (arg, None, None)
+    return converted(one_game(format_name, file, game, line, options))
 
 
 def only_game(games: list[importers.Imported], source: str) -> tuple[str, str]:
-    """The label and JSON text of the one game read from ``source``; RecordError (one
+    """The label and JSON text of the one game read from ``source``; NotConverted (one
     line) when there is none, several, or it could not be converted."""
-    if not games:
-        raise RecordError("", _("no game found"))
-    if len(games) > 1:
-        raise RecordError(
-            "",
-            _("{name} holds {count} games: name one as {example}").format(
-                name=limits.printable(source), count=len(games), example=games[0].name
-            ),
-        )
-    (one,) = games
+    return converted(the_only(games, source))
+
+
+def converted(one: importers.Imported) -> tuple[str, str]:
+    """A game's name and its record's JSON text; NotConverted when it has no record."""
     if one.record is None:
-        raise RecordError("", one.error or _("not converted"))
+        raise NotConverted(one.name, one.error or _("not converted"))
     return one.name, record_text(one.record)
-
-
-def _with_game(options: ImportOptions, game: str | None) -> ImportOptions:
-    return ImportOptions(options.names, options.rules, game, options.extra, options.max_size)
 
 
 @click.command("import", cls=Helped)
@@ -179,10 +184,11 @@ def import_command(
     """Convert the logs of other apps into skitgubbe-record/1 records.
 
     \b
-    FORMAT is one of 'adjudicator import --list': goat-events (the spectator
-    stream of tjwilson90/goat: a replay message, an event array or JSON
-    Lines of them), link (the page's shared link, or a file of links), and
-    any format an installed package adds (entry points
+    FORMAT is one of 'adjudicator import --list': albined-db (the SQLite
+    file of the albined/skitgubbe web app: every game, or --game ID),
+    goat-events (the spectator stream of tjwilson90/goat: a replay message,
+    an event array or JSON Lines of them), link (the page's shared link, or
+    a file of links), and any format an installed package adds (entry points
     'adjudicator.importers').  SOURCE is a file, a folder (every *.json
     below it, as check reads a folder), or - for standard input.
 
@@ -197,7 +203,7 @@ def import_command(
         return
     if format_name is None:
         _mistake(_("name a FORMAT ('adjudicator import --list' shows them)"))
-    known_format(format_name)
+    known_format(format_name, sources)
     if explain:
         _explain(format_name, options_of(names, rules, game, max_size))
         return
@@ -217,7 +223,7 @@ def import_command(
                     failed += 1
                     err.print(f"{one.name}: {one.error}", markup=False, highlight=False)
                     if strict:
-                        _stop(sink, EXIT_INVALID)
+                        _stop(sink, converted, failed)
                     continue
                 converted += 1
                 sink.put(one.name, record_text(one.record))
@@ -225,7 +231,7 @@ def import_command(
                 failed += 1
                 err.print(no_game(source, skipped), markup=False, highlight=False)
                 if strict:
-                    _stop(sink, EXIT_INVALID)
+                    _stop(sink, converted, failed)
         sink.commit()
     except OutputError as exc:
         sink.discard()
@@ -233,6 +239,12 @@ def import_command(
     except BaseException:
         sink.discard()
         raise
+    _counted(converted, failed)
+    sys.exit(EXIT_INVALID if failed else 0)
+
+
+def _counted(converted: int, failed: int) -> None:
+    """The count line on stderr (standard output may be the records), on success too."""
     said = ngettext("{count} game converted", "{count} games converted", converted).format(
         count=converted
     )
@@ -240,14 +252,15 @@ def import_command(
         said += "; " + ngettext(
             "{count} game could not be converted", "{count} games could not be converted", failed
         ).format(count=failed)
-    err.print(said, markup=False, highlight=False)  # on stderr: stdout may be the records
-    sys.exit(EXIT_INVALID if failed else 0)
+    _console(stderr=True).print(said, markup=False, highlight=False)
 
 
-def _stop(sink: _Sink, code: int) -> NoReturn:
-    """--strict: what was converted before the first failure is kept, then exit."""
+def _stop(sink: _Sink, converted: int, failed: int) -> NoReturn:
+    """--strict: what was converted before the first failure is kept, its count said as
+    far as the run got, then exit 2."""
     sink.commit()
-    sys.exit(code)
+    _counted(converted, failed)
+    sys.exit(EXIT_INVALID)
 
 
 def _list_formats() -> None:

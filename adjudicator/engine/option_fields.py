@@ -89,7 +89,9 @@ class Options:
     sluffing: Literal["none", "once", "unlimited", "own_rank", "atlanta"]
     sluff_top_first: bool
     sluff_final: bool
-    phase_one_end: Literal["no_card", "talon_empty", "two_cards", "all_hold", "skip_empty"]
+    phase_one_end: Literal[
+        "no_card", "talon_empty", "two_cards", "all_hold", "still_to_play", "skip_empty"
+    ]
     unfinished_trick: Literal["take_back", "deal_out"]
     low_cards: int
     low_cards_by_indicator: bool

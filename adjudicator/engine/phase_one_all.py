@@ -91,7 +91,7 @@ def _no_trick(state: State, leader: int) -> ev.PhaseOneEnds | None:
             short = [p for p in range(state.n) if state.count(p) < 2]
             if short:
                 return ev.PhaseOneEnds("two_cards", tuple(short))
-        if end == "all_hold":
+        if end == "all_hold" or end == "still_to_play":
             empty = [p for p in range(state.n) if not state.holds(p)]
             if empty:
                 return ev.PhaseOneEnds("no_card_round", tuple(empty))
@@ -102,6 +102,12 @@ def _no_trick(state: State, leader: int) -> ev.PhaseOneEnds | None:
 
 def _advance(state: State) -> None:
     """The next player due to play in this round; decide the round when all have played."""
+    if state.options.phase_one_end == "still_to_play":
+        short = _short_still_to_play(state)
+        if short is not None:
+            note(state, ev.PhaseOneEnds, "no_play", (short,))
+            intermission.end_phase_one(state)  # the app's reading: no one plays on first
+            return
     while state.round_at < len(state.round):
         player = state.round[state.round_at]
         if state.holds(player) or can_dare(state):
@@ -116,6 +122,15 @@ def _advance(state: State) -> None:
             return
         del state.round[state.round_at]  # Koira: players without cards are skipped
     _decide(state)
+
+
+def _short_still_to_play(state: State) -> int | None:
+    """The first player still to play in this round (or its tie's replay) who holds no
+    card and cannot dare, or None (``phase_one_end: still_to_play``)."""
+    for player in state.round[state.round_at :]:
+        if not state.holds(player) and not can_dare(state):
+            return player
+    return None
 
 
 def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozenset[int]]:
@@ -793,8 +808,12 @@ def apply(state: State, action: Action) -> None:
         state.sluffs.append((p, tuple(action.cards)))
         state.sluffed[p] = True
         draw_up(state, p)
-        if state.decided is None and state.turn == p and not state.holds(p) and not can_dare(state):
-            _advance(state)  # the player due sluffed their last card: skipped, or the end
+        if state.decided is None and not state.holds(p) and not can_dare(state):
+            if state.turn == p or (
+                state.options.phase_one_end == "still_to_play"
+                and p in state.round[state.round_at :]
+            ):
+                _advance(state)  # the player due (or still to play) sluffed their last card
         elif state.decided is not None:
             judge_final(state)  # a sluff that empties a hand can make this trick the last
         return

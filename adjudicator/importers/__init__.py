@@ -12,15 +12,16 @@ formats stay usable.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import Any, BinaryIO
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _
-from adjudicator.importers import albined_db, goat_events, link
+from adjudicator.importers import albined_db, goat_events, link, sqlite_wal
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.invalid import cut
 from adjudicator.limits import MAX_RECORD_SIZE, too_big
@@ -89,13 +90,22 @@ def _plug_ins() -> Iterator[Format]:
     for point in sorted(found, key=lambda p: p.name):
         origin = getattr(getattr(point, "dist", None), "name", None) or point.value
         try:
-            yield _format(point.load(), origin)
+            loaded = _format(point.load(), origin)
         except Exception as exc:  # whatever a plug-in raises, it is one line
             why = cut(f"{type(exc).__name__}: {exc}".splitlines()[0], 160)
             problem = _("the plug-in importer {name} ({value}) did not load: {why}").format(
                 name=point.name, value=point.value, why=why
             )
             yield Format(point.name, "", origin, problem=problem)
+            continue
+        if loaded.name != point.name:  # two names for one format: neither is guessed at
+            problem = _(
+                "the plug-in importer {name} ({value}) calls itself {called} (its NAME): "
+                "the entry point's name and NAME must be the same"
+            ).format(name=point.name, value=point.value, called=repr(cut(loaded.name, 40)))
+            yield Format(point.name, "", origin, problem=problem)
+            continue
+        yield loaded
 
 
 def formats() -> list[Format]:
@@ -211,9 +221,8 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
             # Read as far as the file goes, not 'read(max_size + 1)': a bounded read sets
             # aside the whole bound first (64 MB for every file of a folder checked).
             if path.lower().endswith(".jsonl"):
-                content = head + stream.readline()
-            else:
-                content = head + stream.read()
+                return _told_by_lines(head + stream.readline(max_size + 1), stream, max_size)
+            content = head + stream.read()
     except OSError:
         return None
     if len(content) > max_size:
@@ -221,13 +230,53 @@ def detect_file(path: str, max_size: int = MAX_RECORD_SIZE) -> str | None:
     return detect(content)
 
 
+TELL_LINES = 8
+"""Lines of a JSON Lines file read to tell it, when the first ones are no JSON value."""
+
+
+def _told_by_lines(first: bytes, stream: BinaryIO, max_size: int) -> str | None:
+    """A JSON Lines file told by its first line that is a whole JSON value: a line cut
+    short (or blank) before it says nothing of the file, so that one broken line does not
+    make a log of games read as records.  At most :data:`TELL_LINES` lines are read."""
+    line = first
+    for _read in range(TELL_LINES):
+        if not line or len(line) > max_size:
+            return None
+        if line.strip():
+            told = detect(line)
+            if told is not None or _whole_json(line):
+                return told
+        line = stream.readline(max_size + 1)
+    return None
+
+
+def _whole_json(line: bytes) -> bool:
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def read_content(
-    name: str, content: bytes, source: str, options: ImportOptions | None = None
+    name: str,
+    content: bytes,
+    source: str,
+    options: ImportOptions | None = None,
+    log: tuple[str, bytes] | None = None,
 ) -> Iterator[Imported]:
     """The games of ``content``, a whole source's bytes (a file picked on the page, never
-    written anywhere), read as the built-in format ``name``; ``source`` names them."""
+    written anywhere), read as the built-in format ``name``; ``source`` names them.
+    ``log``, for a database, is its write-ahead log picked with it (name and bytes): its
+    committed transactions are read too, as SQLite reads the file beside a database."""
     options = options if options is not None else ImportOptions()
     if name == albined_db.NAME:
+        if log is not None and albined_db.looks_like(content):
+            try:
+                content = sqlite_wal.laid_over(content, log[1])
+            except sqlite_wal.BadLog as bad:
+                yield Imported(source, error=f"{log[0]}: {bad}")
+                return
         yield from albined_db.read_bytes(content, source, options)
         return
     if len(content) > options.max_size:

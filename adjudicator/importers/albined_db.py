@@ -320,6 +320,15 @@ class Game:
         if not self.started:
             raise Broken(f"{self.where}: " + _("the game was never started (no S move)"))
         players = [seat for seat in self.seats if seat.accepted and not seat.declined]
+        if len(players) < 2:
+            # Still waiting for its invitees, or ended by the app when they declined:
+            # no game was played, and a record of one player is none.
+            said = _(
+                "only {name} has accepted the invitation (the others declined or have not "
+                "answered): no game was played"
+            )
+            alone = players[0].name if players else "-"
+            raise Broken(f"{self.where}: " + said.format(name=alone))
         names = [seat.name for seat in players]
         if options.names:
             if len(options.names) != len(players):

@@ -44,6 +44,13 @@ EXPLAINED: tuple[tuple[str, str], ...] = (
         "sluff_final",
         N_("the app does not enforce sluffing restriction #2; the treatise does (--rules text)"),
     ),
+    (
+        "phase_one_end",
+        N_(
+            "the app ends part one as soon as a player still to play in the round or its war "
+            "has no card; the treatise when that player is due (--rules text)"
+        ),
+    ),
 )
 
 
@@ -67,8 +74,7 @@ def explain(options: ImportOptions) -> str:
         rows,
         _(
             "Where the app departs from the rules in ways no option says (a player may draw "
-            "late; part one ends as soon as a player still to play has no card; a cap on "
-            "pick-ups), the check names the place by the rules' own words."
+            "late; a cap on pick-ups), the check names the place by the rules' own words."
         ),
     )
 

@@ -25,12 +25,12 @@ from itertools import compress, count, repeat
 from typing import Any, NoReturn
 
 from adjudicator.actions import PICK, Action, single_plays
-from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, rank, suit
+from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, card_text, rank, suit
 from adjudicator.engine import apply as _apply
 from adjudicator.engine import check as _check
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _
+from adjudicator.i18n import _, ngettext, number
 from adjudicator.importers.base import Broken, ImportOptions
 from adjudicator.invalid import RecordError, shown
 from adjudicator.play.adjudicate import Replayed
@@ -74,6 +74,7 @@ _KIND: dict[str, int] = {
     "playCard": _PLAY_CARD,
     "draw": _DRAW,
     "finishTrick": _FINISH,
+    "finishSloughing": _FINISH,
     "goat": _GOAT,
     "offerDreck": _OFFER,
     "receiveDreck": _RECEIVE,
@@ -103,6 +104,7 @@ KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "playTop": ("card",),
     "slough": ("player", "card"),
     "finishTrick": ("player",),
+    "finishSloughing": ("player",),  # finishTrick's name in an earlier version of the app
     "revealTrump": ("trump",),
     "offerDreck": ("player", "dreck"),
     "receiveDreck": ("player", "dreck"),
@@ -124,7 +126,8 @@ def rule_options(decks: int, rules: str) -> dict[str, Any]:
 
     Read from the app: the packs of ``start``; no high-trump rule; aces high; the dreck
     goes to players holding fewer than six cards whatever the packs; sluffing to the
-    last trick of part one is not restricted (restriction #2)."""
+    last trick of part one is not restricted (restriction #2); part one ends as soon as
+    a player still to play in the round (or its war) has no card."""
     text = rules == "text"
     return {
         "decks": decks,
@@ -132,6 +135,7 @@ def rule_options(decks: int, rules: str) -> dict[str, Any]:
         "high_trump": "none",
         "low_cards": 12 if text and decks == 2 else 6,
         "sluff_final": text,
+        "phase_one_end": "all_hold" if text else "still_to_play",
     }
 
 
@@ -310,6 +314,8 @@ class _Game:
         one, in the log's order, so a log broken in several places is named at the
         same place as by looking at every event in turn."""
         counts = [0] * 52
+        self.last_draw: dict[int, int] = {}
+        """Each seat's last ``draw`` event."""
         self.stock_order: list[tuple[int, Card]] = []
         """(event, card) of every card taken off the stock after the deal, in log order."""
         events = self.events
@@ -331,7 +337,7 @@ class _Game:
                 odd = {first + j for j, fine in enumerate(plain) if not fine}
                 indices = sorted(odd.union(scanned))
         decks, draws, n = self.decks, self.draws, self.n
-        stock_order = self.stock_order
+        stock_order, last_draw = self.stock_order, self.last_draw
         for i in indices:
             event = events[i]
             if odd is None or i in odd:
@@ -347,6 +353,7 @@ class _Game:
                     card = _card(value, f"events[{i}].card")
                 drawn = draws[seat]
                 drawn.append(card)
+                last_draw[seat] = i
                 if len(drawn) > HAND:
                     stock_order.append((i, card))
             elif kind == "playTop":
@@ -380,6 +387,19 @@ class _Game:
         deck += [card_code(card) for _i, card in self.stock_order]
         size = 52 * self.decks
         if len(deck) > size:
+            short = [seat for seat in range(self.n) if len(self.draws[seat]) < HAND]
+            if short:  # the deal's unknown cards made the deck too long, not the draws
+                seat = short[0]
+                raise Broken(
+                    f"events[{self.last_draw.get(seat, self.start)}]",
+                    ngettext(
+                        "{name} drew {count} card in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        "{name} drew {count} cards in all: the rules deal three to each "
+                        "player (the app lets a hand start short and fill it later)",
+                        len(self.draws[seat]),
+                    ).format(name=self.names[seat], count=number(len(self.draws[seat]))),
+                )
             where = self.stock_order[-1][0]
             raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
         return deck + [UNKNOWN_TEXT] * (size - len(deck))
@@ -410,6 +430,8 @@ class _Game:
         self.clean = True
         """Every action pushed was legal as the rules first saw it (no check said a word)."""
         self.pushed: list[Action] = []
+        self.turned = False
+        """Whether the log has turned the trump (the app's end of part one) so far."""
         stopped = self._follow()
         table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
@@ -516,12 +538,16 @@ class _Game:
                 self._receive(event, i)
                 sharing = True
                 continue
+            if kind == _SLOUGH and not self.turned and (state.phase != PHASE_ONE or state.deal):
+                self._taken_back(event, i)
+                continue
             if kind != _SLOUGH and state.decided is not None:
                 taker = self._actor(i, "take")
                 if push(taker, i, f"{names[taker.player]} take"):
                     return i
             if kind == _REVEAL:
                 self._reveal(i)
+                self.turned = True
                 continue
             action, text = self._action(event, i)
             if push(action, i, text):
@@ -576,6 +602,26 @@ class _Game:
                 _("{lo} to {hi} is no run of one suit").format(lo=card_code(lo), hi=card_code(hi)),
             )
         return _RUNS[card_code(lo), card_code(hi)]
+
+    def _taken_back(self, event: Mapping[str, Any], i: int) -> None:
+        """A sluff after the rules ended part one in a round, before the app turns the
+        trump: the app keeps the unfinished trick open until every ``finishTrick`` and
+        then gives every card of it back to whoever put it there, this one too.  It
+        changes no hand, so it is no action; the event is kept whole under ``_source``."""
+        seat = self._seat(event, i)
+        card = _card(event.get("card"), f"events[{i}].card")
+        state = self.table.state
+        if card not in state.hands[seat] and not (state.hidden[seat] and state.unseen[card]):
+            raise Broken(
+                f"events[{i}]",
+                _("no player could have made this {kind} here: {why}").format(
+                    kind="slough",
+                    why=_("{name} does not hold {card}").format(
+                        name=self.names[seat], card=card_text(card)
+                    ),
+                ),
+            )
+        self.extra[str(i)] = dict(event)
 
     def _reveal(self, i: int) -> None:
         state = self.table.state

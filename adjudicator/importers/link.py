@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import Any
 from adjudicator.i18n import N_, _
 from adjudicator.importers.base import Imported, ImportOptions
 from adjudicator.importers.source import label, read_source
-from adjudicator.invalid import RecordError
+from adjudicator.invalid import RecordError, cut
 from adjudicator.limits import too_big
 from adjudicator.record.build import loads
 
@@ -36,6 +37,17 @@ def looks_like_link(text: str) -> bool:
     """Whether ``text`` is a shared link (an address whose fragment holds a record), as a
     command-line argument is told from a file name."""
     return "#record=" in text and text.lstrip().lower().startswith(("http://", "https://", "#"))
+
+
+def is_address(text: str) -> bool:
+    """Whether ``text`` is a web address (``https://…``), a link with or without a record:
+    an argument that names no file, so one without ``#record=`` is said to hold none."""
+    return text.lstrip().lower().startswith(("http://", "https://"))
+
+
+def holds_no_record() -> str:
+    """The line for an address that carries no record (``#record=`` missing)."""
+    return _("the link holds no record (#record=… is missing): copy the page's link with Copy link")
 
 
 def decode(link: str, max_size: int) -> dict[str, Any]:
@@ -114,6 +126,9 @@ def read(source: str, options: ImportOptions) -> Iterator[Imported]:
     """One record for a link; for a file, one for each line holding a link (``FILE:LINE``)."""
     if looks_like_link(source):
         yield _one(link_label(source), source, options.max_size)
+        return
+    if is_address(source) and not os.path.lexists(source):
+        yield Imported(label(cut(source.strip(), 80)), error=holds_no_record())
         return
     try:
         text = read_source(source, options.max_size)

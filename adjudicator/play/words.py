@@ -287,7 +287,9 @@ def _base_form(verb: str) -> str:
 
 def _tried(act: ev.Event, names: Sequence[str]) -> str | None:
     """A rejected act in the language speaking, as an attempt (``Bo försöker slå 9♥ med
-    7♥``): one sentence per act, for the acts a table disputes; None for the others."""
+    7♥``): one whole sentence for each act and shape, every act the engine describes (a
+    translation says the act in its own grammar, never glued); None for an event that is
+    no act."""
     if isinstance(act, ev.Played):
         name, cards = names[act.player], cards_text(act.cards)
         if act.how == "lead":
@@ -301,19 +303,90 @@ def _tried(act: ev.Event, names: Sequence[str]) -> str | None:
                 name=name, cards=cards, card=card_text(act.against[0])
             )
         return _("{name} tries to play {cards}").format(name=name, cards=cards) + _tail(act.how)
-    if isinstance(act, ev.Dared) and act.how != "to":
-        if act.card is None:
-            return _("{name} tries to dare").format(name=names[act.player]) + _tail(act.how)
-        return _("{name} tries to dare and turn {card}").format(
-            name=names[act.player], card=card_text(act.card)
-        ) + _tail(act.how)
-    if isinstance(act, ev.Picked) and act.phase != 1:
+    if isinstance(act, ev.Dared):
+        return _tried_dare(act, names)
+    if isinstance(act, ev.Picked):
         if act.cards is None:
             return _("{name} tries to pick up").format(name=names[act.player])
         return _("{name} tries to pick up {cards}").format(
             name=names[act.player], cards=cards_text(act.cards)
         )
+    if isinstance(act, ev.Sluffed):
+        return _("{name} tries to sluff {cards}").format(
+            name=names[act.player], cards=cards_text(act.cards)
+        )
+    if isinstance(act, ev.Took):
+        return _("{name} tries to take the trick ({count} cards)").format(
+            name=names[act.player], count=act.size
+        )
+    if isinstance(act, ev.SetAside):
+        return _("{name} tries to show three trumps, {cards}, and set them aside").format(
+            name=names[act.player], cards=cards_text(act.cards)
+        )
+    if isinstance(act, ev.Exchanged):
+        under = card_text(act.under) if act.under is not None else _("the turned-up trump")
+        return _("{name} tries to exchange {cards} for {card}").format(
+            name=names[act.player], cards=cards_text(act.cards), card=under
+        )
+    if isinstance(act, ev.Dealt):
+        return _("{name} tries to deal {what}: {shares}").format(
+            name=names[act.player],
+            what=dealt_said(act.what),
+            shares=_shares(names, act.shares) or _("nothing"),
+        )
+    if isinstance(act, ev.OtherAct):
+        return _tried_other(act, names)
     return None
+
+
+def _tried_dare(act: ev.Dared, names: Sequence[str]) -> str:
+    """A rejected dare as an attempt: with the card turned or none, onto a card or not."""
+    name = names[act.player]
+    if act.how == "to":
+        top = card_text(act.against[0])
+        if act.card is None:
+            return _("{name} tries to dare to {top}").format(name=name, top=top)
+        return _("{name} tries to dare and turn {card} to {top}").format(
+            name=name, card=card_text(act.card), top=top
+        )
+    if act.card is None:
+        return _("{name} tries to dare").format(name=name) + _tail(act.how)
+    return _("{name} tries to dare and turn {card}").format(
+        name=name, card=card_text(act.card)
+    ) + _tail(act.how)
+
+
+_TRIED_OTHER: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
+    "play": (lambda: _("{name} tries to play"), lambda: _("{name} tries to play {cards}")),
+    "dare": (lambda: _("{name} tries to dare"), lambda: _("{name} tries to dare with {cards}")),
+    "sluff": (lambda: _("{name} tries to sluff"), lambda: _("{name} tries to sluff {cards}")),
+    "pick": (lambda: _("{name} tries to pick up"), lambda: _("{name} tries to pick up {cards}")),
+    "take": (
+        lambda: _("{name} tries to take the trick"),
+        lambda: _("{name} tries to take the trick with {cards}"),
+    ),
+    "exchange": (
+        lambda: _("{name} tries to exchange a card"),
+        lambda: _("{name} tries to exchange {cards}"),
+    ),
+    "set_aside": (
+        lambda: _("{name} tries to set cards aside"),
+        lambda: _("{name} tries to set {cards} aside"),
+    ),
+    "deal": (lambda: _("{name} tries to deal"), lambda: _("{name} tries to deal {cards}")),
+}
+"""An act made where its phase has no place for it (a sluff in phase two), as an attempt:
+without cards and with them, one whole sentence each."""
+
+
+def _tried_other(act: ev.OtherAct, names: Sequence[str]) -> str | None:
+    said = _TRIED_OTHER.get(act.act)
+    if said is None:
+        return None
+    bare, with_cards = said
+    if not act.cards:
+        return bare().format(name=names[act.player])
+    return with_cards().format(name=names[act.player], cards=cards_text(act.cards))
 
 
 def attempt(
@@ -326,17 +399,18 @@ def attempt(
     """The narration of a rejected action as an attempt: ``Bo tries to beat 9♥ with 7♥``.
 
     The narration says what the action would do, in the present tense
-    ("Bo beats 9♥ with 7♥"), which reads as if it happened; the verbs become
-    "tries to beat", "tries to dare and turn".  Narration of another shape
-    falls back to the action as written: ``Bo tries: Bo play 7H``.  In another
-    language the act itself (``happened``) is said as an attempt, sentence by
-    sentence, since its grammar is not English's.
+    ("Bo beats 9♥ with 7♥"), which reads as if it happened; the attempt says the
+    act itself (``happened``) as one whole sentence of the language speaking, for
+    every act (``dan tries to sluff 8♠``, ``dan försöker slänga 8♠``).  Without an
+    act to say, English turns the narration's verbs ("tries to beat", "tries to
+    dare and turn"), and any other language, whose grammar is not English's, falls
+    back to the action as written: ``Bo försöker: Bo play 7H``.
     """
+    act = next((e for e in happened if isinstance(e, ev.Act)), None)
+    tried = _tried(act, names) if act is not None else None
+    if tried is not None:
+        return tried
     if language() != "en":
-        act = next((e for e in happened if isinstance(e, ev.Act)), None)
-        tried = _tried(act, names) if act is not None else None
-        if tried is not None:
-            return tried
         return _("{player} tries this: {words}").format(player=player, words=action)
     head = f"{player} "
     rest = words[len(head) :].split(" ") if words.startswith(head) else []

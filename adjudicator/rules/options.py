@@ -326,7 +326,9 @@ class RuleOptions(BaseModel):
             "and a hand empty, or when phase one ends): the violation names the sluff."
         ),
     )
-    phase_one_end: Literal["no_card", "talon_empty", "two_cards", "all_hold", "skip_empty"] = Field(
+    phase_one_end: Literal[
+        "no_card", "talon_empty", "two_cards", "all_hold", "still_to_play", "skip_empty"
+    ] = Field(
         "no_card",
         description=N_(
             "When phase one ends. 'no_card': the moment a player due to play has "
@@ -337,6 +339,9 @@ class RuleOptions(BaseModel):
             "if everyone holds two or more cards (pagat.com, 'Variants: end of phase one'). "
             "'all_hold': a trick begins only if every player holds a card, and a player due "
             "to play without a card ends it too (the Goat treatise, II.C and II.F). "
+            "'still_to_play': as 'all_hold', and phase one ends the moment any player still "
+            "to play in the round (or in a tie's replay) holds no card, before those ahead of "
+            "them play (the tjwilson90/goat app's reading of II.F). "
             "'skip_empty': players without cards are skipped (two-card tricks: the lead and "
             "the second place pass clockwise; phase one ends when fewer than two players hold "
             "cards, and a bounce that cannot be resolved is taken back: Wikipedia, 'Two-player "
@@ -599,7 +604,10 @@ def engine_source() -> str:
             shown = f"Literal[{', '.join(json.dumps(a) for a in ann.__args__)}]"  # type: ignore[union-attr]
         else:
             shown = getattr(ann, "__name__", str(ann))
-        annotations.append(f"    {name}: {shown}")
+        line = f"    {name}: {shown}"
+        if len(line) > 100 and shown.startswith("Literal["):  # wrapped as ruff format wraps it
+            line = f"    {name}: Literal[\n        {shown[len('Literal[') : -1]}\n    ]"
+        annotations.append(line)
     names = sorted([*RuleOptions.model_fields, "min_run"])
     slots = "".join(f'        "{name}",\n' for name in names)
     return (

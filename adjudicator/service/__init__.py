@@ -96,7 +96,7 @@ class ViolationOut(Sparse):
     """A rule broken: where, by whom, which rule, why, and what was legal instead."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(
-        ("with_unseen", "game", "table", "unplayable", "comment")
+        ("with_unseen", "game", "table", "unplayable", "comment", "to_act")
     )
     index: int | None
     player: str | None
@@ -112,6 +112,10 @@ class ViolationOut(Sparse):
     """Why an action let stand could not be carried out (the replay stopped there)."""
     comment: str | None = None
     """The note written beside the action in the record (left out: none)."""
+    to_act: str | None = None
+    """Whose actions ``legal`` lists when they are not the violator's: the violator had no
+    legal action there (an illegal sluff) and this player is to act next (left out: the
+    violator's own)."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
@@ -127,6 +131,7 @@ class ViolationOut(Sparse):
             table=v.table,
             unplayable=v.unplayable,
             comment=v.comment,
+            to_act=v.to_act,
         )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +26,7 @@ from adjudicator.engine.state import TableView, variant_acts
 from adjudicator.engine.violations import Violation
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import _, ngettext
+from adjudicator.importers import albined_db, link
 from adjudicator.invalid import cut
 from adjudicator.play import legal, listing
 from adjudicator.play import words as words_of
@@ -636,7 +638,9 @@ def session(text: str, label: str = STDIN_LABEL) -> dict[str, Any]:
 
 def imported(body: str) -> dict[str, Any]:
     """What Open record was given, told and converted by the importers: the page's paste
-    or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``.
+    or picked file, as ``{"text": ...}`` or ``{"data": base64}`` with its ``name``, and
+    ``rules``: ``app`` (the default) or ``text``, as ``--rules`` on the command line.  A
+    database picked with its write-ahead log has it as ``wal`` (base64) and ``wal_name``.
 
     ``format`` is the format :func:`importers.detect` told (None: no app's log, so a record
     or nothing known: the page reads it as a record); ``games`` each game read, its
@@ -655,25 +659,158 @@ def imported(body: str) -> dict[str, Any]:
     if isinstance(given.get("text"), str):
         content = given["text"].encode("utf-8")
     else:
-        try:
-            content = base64.b64decode(given["data"], validate=True)
-        except (binascii.Error, ValueError):
-            raise BadInput(_("data: not base64"), 400) from None
+        content = _decoded(given["data"], "data")
+    log = None
+    if isinstance(given.get("wal"), str):  # a database's write-ahead log, picked with it
+        wal_name = given.get("wal_name")
+        wal_name = cut(wal_name, 80) if isinstance(wal_name, str) else f"{source}-wal"
+        log = (wal_name, _decoded(given["wal"], "wal"))
+    rules = given.get("rules", "app")
+    if rules not in ("app", "text"):
+        raise BadInput(
+            _('rules: "app" (the app\'s own rules) or "text" (the rule text\'s letter)'), 400
+        )
     found = importers.detect(content, name if isinstance(name, str) else None)
     if found is None:
-        return {"format": None, "games": []}
+        lines = _record_lines(content, source)
+        return {"format": RECORD_LINES if lines else None, "games": lines or []}
+    judged = _judged(rules) if found != link.NAME else None
+    if found == albined_db.NAME and log is None and content[18:20] == albined_db.WAL:
+        judged = " · ".join(filter(None, (judged, _without_log())))
     games: list[dict[str, Any]] = []
-    for game in importers.read_content(found, content, source):
+    options = importers.ImportOptions(rules=rules)
+    for game in importers.read_content(found, content, source, options, log):
         shown_as = game.name.removeprefix(source + "#")  # the game's id, as the log says it
         if game.record is not None:
-            games.append({"name": shown_as, "record": game.record, "about": game.about or ""})
+            about = " · ".join(filter(None, (game.about, judged)))
+            games.append(_titled({"name": shown_as, "record": game.record, "about": about}))
         else:
-            games.append({"name": shown_as, "error": game.error or _("not converted")})
+            games.append({"name": shown_as, "error": _page_said(game.error or _("not converted"))})
     if not games:
         raise BadInput(f"{source}: " + _("no game found"))
     if len(games) == 1 and "error" in games[0]:
         raise BadInput(games[0]["error"])
     return {"format": found, "games": games}
+
+
+def _page_said(error: str) -> str:
+    """An importer's line as the page says it.  The page has no ``--names``: where the line
+    asks for it (two of an app's players share a name), it says what the page cannot do
+    and where it is done, in the page's words; any other line as it is."""
+    asked = _("two players are called {name}; give --names")
+    head, _field, tail = asked.partition("{name}")
+    found = re.search(re.escape(head) + "(.+)" + re.escape(tail) + "$", error)
+    if found is None:
+        return error
+    return error[: found.start()] + _(
+        "two players are called {name}, and the page cannot tell them apart: check this "
+        "game at the command line, where --names gives each player a name of their own"
+    ).format(name=found.group(1))
+
+
+RECORD_LINES = "records"
+"""The ``format`` :func:`imported` answers for JSON Lines of records (what ``check
+--write-illegal`` writes): no app's log, but several records to pick one from."""
+
+
+def _record_lines(content: bytes, source: str) -> list[dict[str, Any]] | None:
+    """JSON Lines of records or sessions, one a line (``check --write-illegal``'s file), each
+    named by its line and said by its verdict, or by the line saying why it is no record
+    (a line broken, cut short); None for anything else: whole JSON (one record, read as
+    one), text whose first line is no JSON object, or a single line."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    try:
+        json.loads(text)
+        return None  # whole JSON: one record or session, the page reads it as one
+    except ValueError:
+        pass  # perhaps a record a line
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(numbered) < 2:
+        return None
+    try:
+        head = json.loads(numbered[0][1])
+    except ValueError:
+        return None
+    if not isinstance(head, dict):
+        return None
+    games: list[dict[str, Any]] = []
+    for number, line in numbered:
+        name = _("line {number}").format(number=number)
+        verdict = service.check_text(line, source, number)
+        if verdict.status == "invalid" or verdict.error is not None:
+            games.append({"name": name, "error": verdict.error or _("not converted")})
+            continue
+        record = json.loads(line)
+        games.append(
+            _titled({"name": name, "record": record, "about": _line_said(record, verdict)})
+        )
+    return games
+
+
+def _titled(game: dict[str, Any]) -> dict[str, Any]:
+    """A game of a list with ``title``, the name its app gave it (the record's
+    ``meta.event``: the albined app's "Friday"; else the log's ``meta.game_id``, a Goat
+    app's game written by ``--write-illegal``), where it has one besides its id."""
+    meta = game["record"].get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    title = meta.get("event") or meta.get("game_id")
+    if isinstance(title, str) and title.strip() and title != game["name"]:
+        game["title"] = cut(title, 80)
+    return game
+
+
+def _line_said(record: dict[str, Any], verdict: service.Verdict | service.SessionVerdict) -> str:
+    """A record of JSON Lines in the list to pick from: its variant, its players, and its
+    verdict (``goat · dan, eva, finn · illegal at action 8: phase1.sluff.rank``)."""
+    players = record.get("players")
+    named = ", ".join(map(str, players)) if isinstance(players, list) else ""
+    if isinstance(verdict, service.SessionVerdict):
+        said = ngettext(
+            "a session of {count} game: {status}",
+            "a session of {count} games: {status}",
+            len(verdict.games),
+        ).format(count=len(verdict.games), status=_(verdict.status))
+    elif verdict.violations and verdict.violations[0].index is not None:
+        first = verdict.violations[0]
+        said = _("illegal at action {number}: {rule}").format(
+            number=(first.index or 0) + 1, rule=first.rule
+        )
+    elif verdict.status == "illegal":
+        said = _(verdict.status)
+    elif verdict.finished:
+        said = _("legal, finished: {names} lost").format(names=_(" and ").join(verdict.losers))
+    else:
+        said = _("legal, not finished")
+    return " · ".join(filter(None, (verdict.variant, named, said)))
+
+
+def _decoded(data: str, field: str) -> bytes:
+    """A picked file's bytes, sent as base64 in ``field``; BadInput (400) when they are not."""
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise BadInput(_("{field}: not base64").format(field=field), 400) from None
+
+
+def _without_log() -> str:
+    """Said of a database in write-ahead-log mode picked alone: its newest moves may wait
+    in the ``-wal`` file beside it, which the page was not given."""
+    return _(
+        "a database in write-ahead-log mode: moves not yet written into it are in its -wal "
+        "file, picked with it"
+    )
+
+
+def _judged(rules: str) -> str:
+    """Which rules an app's game opened on the page is checked by, said beside it."""
+    if rules == "text":
+        return _(
+            "checked by the rule text's letter (where the app departs from it, the check says so)"
+        )
+    return _("checked by the app's own rules, as far as the options say them")
 
 
 def suits() -> dict[str, str]:

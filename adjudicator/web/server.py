@@ -645,10 +645,13 @@ async def import_log(request: Request) -> Response:
     """An app's log, pasted or picked on the page → its format and each game as a record.
 
     The body is `{"text": "...", "name": "..."}` or, for a file's bytes (the SQLite
-    database of albined/skitgubbe), `{"data": "base64", "name": "..."}`; the bytes are
-    read in memory, never written.  `format` is null when the text is no app's log (a
-    record: open it as one).  A source of one game that cannot be converted is 422 with
-    the importer's line."""
+    database of albined/skitgubbe), `{"data": "base64", "name": "..."}`, with its
+    write-ahead log picked beside it as `"wal": "base64"`; the bytes are read in memory,
+    never written.  `"rules"` is `"app"` (the default) or `"text"`, as `--rules`.  `format`
+    is `"records"` for JSON Lines of records (what `check --write-illegal` writes: each line
+    a game, `line N`), and null when the text is no app's log (a record: open it as one).
+    A game carries `title`, its app's name for it, where it has one.  A source of one game
+    that cannot be converted is 422 with the importer's line."""
     return await _answer("import", {}, request)
 
 

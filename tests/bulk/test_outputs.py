@@ -408,3 +408,43 @@ def test_an_output_that_cannot_be_made_leaves_no_temporary_file(
     assert code == 2 and out == ""
     one_line(err, "--write-legal: cannot write")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+# --- a folder where a file is written ---------------------------------------------------
+
+
+def test_a_folder_given_for_write_illegal_is_one_line_and_nothing_is_made(
+    recs: Path, tmp_path: Path
+) -> None:
+    # 'newdir/' made a regular file called newdir (the slash dropped); an existing folder
+    # was click's "is a directory", which did not say what the option takes
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    for target, example in ((f"{tmp_path}/newdir/", "newdir/illegal.jsonl"), (str(existing), "")):
+        result = CliRunner().invoke(main, ["check", "--write-illegal", target, str(recs)])
+        assert result.exit_code == 2
+        one_line(result.stderr, "--write-illegal", "that is a folder", "takes a file", "JSON Lines")
+        assert example in result.stderr
+        assert result.stdout == ""
+    assert not (tmp_path / "newdir").exists()
+    assert existing.is_dir() and not any(existing.iterdir())
+
+
+def test_a_folder_given_for_any_output_is_refused(tmp_path: Path) -> None:
+    from adjudicator.bulk.outputs import Output, OutputError
+
+    with pytest.raises(OutputError, match=r"^--svg .*/out/: that is a folder; --svg writes one"):
+        Output("--svg", f"{tmp_path}/out/")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_game_of_an_input_named_by_its_id_is_an_input_too(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    log.write_text(
+        (Path(__file__).parents[1] / "importers" / "import_logs" / "goat_batch.jsonl").read_text()
+    )
+    before = log.read_bytes()
+    result = CliRunner().invoke(main, ["check", f"{log}#g-legal", "--write-legal", str(log)])
+    assert result.exit_code == 2
+    one_line(result.stderr, "that is an input of the run")
+    assert log.read_bytes() == before

@@ -318,3 +318,26 @@ def test_a_command_line_mistake_is_one_line(args: list[str], words: str) -> None
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(words), result.stderr
     assert lines[0].endswith("--help')")
+
+
+def test_a_database_piped_in_is_one_line_saying_it_is_read_from_a_file(tmp_path: Path) -> None:
+    # 'cat app.db | adjudicator import albined-db -' said '-: -: cannot be read'
+    import sqlite3
+
+    db = tmp_path / "app.db"
+    sqlite3.connect(db).execute("CREATE TABLE games (id TEXT)").connection.close()
+    piped = db.read_bytes()
+    said = "a database is read from a file, not from standard input: name the file"
+    for args in (
+        ["import", "albined-db", "-"],
+        ["check", "--from", "albined-db", "-"],
+        ["replay", "--from", "albined-db", "-"],
+        ["legal", "--from", "albined-db", "-"],
+    ):
+        result = CliRunner().invoke(main, args, input=piped)
+        assert result.exit_code == 2, args
+        assert result.stderr == f"-: {said}\n" and result.stdout == "", args
+    for args in (["check", "-"], ["replay", "-"]):  # told by its bytes, without --from
+        result = CliRunner().invoke(main, args, input=piped)
+        assert result.exit_code == 2, args
+        assert result.stdout == f"-: invalid · {said}\n", args

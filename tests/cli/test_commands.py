@@ -694,3 +694,28 @@ def test_line_zero_says_lines_count_from_one(tmp_path: Path) -> None:
     code, out, _ = run("replay", f"{path}:0")
     assert code == 2
     assert out.strip() == f"{path}:0: invalid · lines count from 1: the first record is {path}:1"
+
+
+def test_names_given_with_a_record_is_a_note_on_stderr_and_changes_nothing() -> None:
+    # --names was silently ignored for a record: a note says so, the verdict stands
+    record = str(SAMPLES / "pagat_3p_full.json")
+    log = ROOT / "tests" / "importers" / "import_logs" / "goat_3p.json"
+    plain = run("check", record)
+    named = run("check", "--names", "A,B,C", record)
+    assert named[0] == plain[0] == 0 and named[1] == plain[1]
+    assert named[2].strip() == (
+        "note: --names is not used for the records checked: a record names its players itself "
+        "(--names is for an app's log)"
+    )
+    for command in (["replay", "--step", "1"], ["legal", "--at", "1"]):
+        code, out, err = run(*command, "--names", "A,B,C", record)
+        assert code == 0 and "Anna" in out
+        assert err.strip() == (
+            f"note: --names is not used: {record} is a record, which names its players itself "
+            "(--names is for an app's log)"
+        )
+    # a log takes the names, and no note is said
+    code, out, err = run("check", "--names", "A,B,C", str(log))
+    assert code == 0 and err == ""
+    code, out, err = run("check", "--names", "A,B,C", str(log), record)
+    assert "note: --names is not used for the records checked" in err

@@ -8,6 +8,8 @@ stock are known; the rest of the stock is the remaining cards in pack order.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from conftest import PACK, cards, codes, final_state, hand, run
@@ -22,6 +24,7 @@ from adjudicator.record import FORMAT, load_record
 from adjudicator.rules.options import RuleOptions
 
 ABC = ["Anna", "Bo", "Cai"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def deck_for(
@@ -426,3 +429,70 @@ def test_koira_ascending_deal_of_the_seven_player_example() -> None:
     assert pile["C"] == ids("5H") and not pile["A"] and not pile["B"]
     assert "JH" in hand(state, "C") and "JS" in hand(state, "E") and "JD" in hand(state, "F")
     assert state.turn == 0  # A leads again
+
+
+# --- the tjwilson90/goat app's end of part one (phase_one_end: still_to_play) ---------------
+
+
+def war_start(hands: dict[str, list[str]], actions: list[str], end: str) -> dict[str, Any]:
+    """A Goat position late in part one (the stock used up, A to lead): the sample's."""
+    rec: dict[str, Any] = json.loads(
+        (ROOT / "sample_games" / "illegal_goat_sluff_final_war.json").read_text()
+    )
+    rec["start"]["hands"] = hands
+    return {**rec, "options": {"phase_one_end": end}, "actions": actions}
+
+
+def state_after(rec: dict[str, Any]) -> State:
+    game = load_record(rec)
+    state = engine.new_state(game)
+    for action in game.actions:
+        assert engine.check(state, action) is None, action
+        engine.apply(state, action)
+    return state
+
+
+def test_a_war_whose_player_holds_no_card_ends_part_one_at_once_under_still_to_play() -> None:
+    """A and B tie with nines, B with their last card: under 'all_hold' A plays the war
+    first and then B, due with no card, ends it (II.F); under 'still_to_play' it ends
+    as the tie is known, and A leads phase two."""
+    hands = {"A": ["9C", "4H"], "B": ["9D"], "C": ["3C", "5C"]}
+    tied = ["A play 9C", "B play 9D", "C play 3C"]
+    by_text = state_after(war_start(hands, tied, "all_hold"))
+    assert (by_text.phase, by_text.turn, engine.legal_actions(by_text)) == (
+        PHASE_ONE,
+        0,
+        [Action(0, "play", (parse_card("4H"),))],
+    )
+    assert state_after(war_start(hands, [*tied, "A play 4H"], "all_hold")).phase == PHASE_TWO
+    by_app = state_after(war_start(hands, tied, "still_to_play"))
+    assert (by_app.phase, by_app.turn) == (PHASE_TWO, 0)
+    assert sorted(by_app.hands[0]) == ids("9C 4H 2S 3S 4S 5S 6S 8S")  # the war's 9 taken back
+
+
+def test_a_player_still_to_play_sluffing_their_last_card_ends_part_one_under_still_to_play() -> (
+    None
+):
+    """D, still to play after C, sluffs their last card (a five, a rank in the trick but
+    not its top): under 'all_hold' C plays on and D, then due, ends it; under
+    'still_to_play' it ends at the sluff."""
+    hands = {"A": ["9C", "4H"], "B": ["5C", "KD"], "C": ["8C", "2H"], "D": ["5H"]}
+    sluffed = ["A play 9C", "B play 5C", "D sluff 5H"]
+
+    def four(actions: list[str], end: str) -> dict[str, Any]:
+        rec = war_start(hands, actions, end)
+        rec["players"] = ["A", "B", "C", "D"]
+        rec["start"]["piles"]["D"] = []
+        return rec
+
+    by_text = state_after(four(sluffed, "all_hold"))
+    assert (by_text.phase, by_text.turn, len(by_text.trick)) == (PHASE_ONE, 2, 2)
+    ended = state_after(four([*sluffed, "C play 8C"], "all_hold"))
+    by_app = state_after(four(sluffed, "still_to_play"))
+    # the same end, each card of the unfinished trick back in its player's hand: C's 8C
+    # never played under 'still_to_play'
+    assert [sorted(h) for h in by_app.hands] == [sorted(h) for h in ended.hands]
+    assert not by_app.trick and by_app.turn is None
+    assert [len(h) for h in by_app.hands] == [8, 8, 8, 1]
+    # before anyone is short, 'still_to_play' plays as 'all_hold' does
+    assert state_after(four(["A play 9C"], "still_to_play")).turn == 1

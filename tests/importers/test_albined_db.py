@@ -500,6 +500,7 @@ def test_broken_games_are_one_line_each_and_the_rest_go_on(db: AppDb) -> None:
     good = shuffled(1)
     db.game("a1", good, ["p-anna", "p-bo"])
     db.move("a1", "p-anna", "S")
+    db.move("a1", "p-bo", "A")
     db.game("b2", ",".join(map(str, good[:51])) + ",77", ["p-anna", "p-bo"])
     db.move("b2", "p-anna", "S")
     db.game("c3", good, ["p-anna", "p-bo"])
@@ -534,6 +535,7 @@ def test_one_game_by_id(db: AppDb) -> None:
     for gid in ("a1", "b2"):
         db.game(gid, shuffled(2), ["p-anna", "p-cai"])
         db.move(gid, "p-anna", "S")
+        db.move(gid, "p-cai", "A")
     db.conn.commit()
     [only] = imported(db.path, game="b2")
     assert only.name == f"{db.path}#b2" and only.record is not None
@@ -580,6 +582,26 @@ def test_a_declined_invitee_is_no_player_and_unknown_columns_are_kept(db: AppDb)
     assert verdict(one.record).status == "legal"
     [wrong] = imported(db.path, names=("Eva",))
     assert wrong.error == "games#g5: the game has 2 players; --names gives 1"
+
+
+def test_a_game_one_player_alone_accepted_is_one_line_not_a_record(db: AppDb) -> None:
+    # A server's file holds games still waiting for their invitees, and games the app
+    # ended when every invitee declined: no game was played, so no record is written
+    # (a one-player record would only be invalid by the player count).
+    db.game("waiting", shuffled(10), ["p-anna", "p-bo", "p-cai"])
+    db.move("waiting", "p-anna", "S")
+    db.game("declined", shuffled(11), ["p-bo", "p-dag"])
+    db.move("declined", "p-bo", "S")
+    db.move("declined", "p-dag", "L")
+    db.conn.execute("UPDATE games SET status = 'ended' WHERE id = 'declined'")
+    db.conn.commit()
+    waiting, declined = imported(db.path)
+    assert waiting.record is None and declined.record is None
+    assert waiting.error == (
+        "games#waiting: only Anna has accepted the invitation (the others declined or "
+        "have not answered): no game was played"
+    )
+    assert declined.error is not None and declined.error.startswith("games#declined: only Bo_Ek ")
 
 
 def test_two_players_of_one_name_need_names(db: AppDb) -> None:

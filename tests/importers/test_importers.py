@@ -31,6 +31,7 @@ LOGS = Path(__file__).parent / "import_logs"
 LEGAL = LOGS / "goat_3p.json"
 TEXT_ONLY = LOGS / "goat_2p_text_only.json"
 BATCH = LOGS / "goat_batch.jsonl"
+MIDTRICK = LOGS / "goat_3p_end_midtrick.json"
 
 
 def run(*args: str) -> Any:
@@ -62,6 +63,7 @@ def test_the_seats_follow_the_lobby_a_leave_gives_the_last_joined_the_seat() -> 
         "high_trump": "none",
         "low_cards": 6,
         "sluff_final": False,
+        "phase_one_end": "still_to_play",
     }
 
 
@@ -237,6 +239,13 @@ def test_import_explain_prints_both_rule_sets() -> None:
     assert "low_cards: 6 / 6 (6 / 12)" in result.output
 
 
+def test_import_help_names_every_built_in_format() -> None:
+    said = " ".join(run("import", "--help").output.split())
+    for module in importers.BUILT_IN:
+        name = __import__(module, fromlist=["NAME"]).NAME
+        assert f"{name} (" in said, name
+
+
 # --- lenient and strict -----------------------------------------------------------------
 
 
@@ -255,6 +264,8 @@ def test_strict_stops_at_the_first_broken_game() -> None:
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 1
     assert "g-badcard" in result.stderr and "g-nobody" not in result.stderr
+    # the count line, "on success too", was left out where --strict stopped
+    assert result.stderr.splitlines()[-1] == "1 game converted; 1 game could not be converted"
 
 
 def test_import_game_picks_one() -> None:
@@ -523,6 +534,20 @@ def test_a_damaged_link_is_one_line() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("address", ["https://x.org/#foo=bar", "http://table.example/page"])
+def test_an_address_without_a_record_says_the_link_holds_none(address: str) -> None:
+    # was: "cannot read https://x.org/#foo=bar: No such file or directory"
+    said = "the link holds no record (#record=… is missing)"
+    for command in ("check", "replay", "legal"):
+        result = run(command, address)
+        assert result.exit_code == 2, command
+        assert (
+            result.output == f"{address}: invalid · {said}: copy the page's link with Copy link\n"
+        )
+    imported = run("import", "link", address)
+    assert imported.exit_code == 2 and f"{address}: {said}" in imported.stderr
+
+
 def test_a_link_inflates_no_further_than_the_cap() -> None:
     huge = a_link(b"[" + b"0," * 400_000 + b"0]")
     result = run("check", "--max-record-size", "100000", huge)
@@ -553,7 +578,11 @@ def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
         yield importers.Imported(f"{source}#1", record=json.loads(SAMPLE.read_text()))
 
     good = SimpleNamespace(NAME="myapp", TITLE="My app's own log", read=read)
-    points = [FakePoint("myapp", good), FakePoint("broken", ImportError("no module named x"))]
+    points = [
+        FakePoint("myapp", good),
+        FakePoint("broken", ImportError("no module named x")),
+        FakePoint("goat-log", good),  # an entry point named otherwise than its NAME
+    ]
 
     def entry_points(group: str) -> list[FakePoint]:
         return points if group == "adjudicator.importers" else []
@@ -564,6 +593,12 @@ def test_import_list_shows_plug_ins_and_a_broken_one_in_one_line(
     assert "myapp  My app's own log  fake-pkg" in listed.output
     (line,) = [line for line in listed.output.splitlines() if line.startswith("broken")]
     assert "the plug-in importer broken (fake_pkg.broken) did not load: ImportError" in line
+    (named,) = [line for line in listed.output.splitlines() if line.startswith("goat-log")]
+    assert named.endswith(
+        "the plug-in importer goat-log (fake_pkg.goat-log) calls itself 'myapp' (its NAME): "
+        "the entry point's name and NAME must be the same"
+    )
+    assert sum(line.startswith("myapp ") for line in listed.output.splitlines()) == 1
     assert "Traceback" not in listed.output
     source = tmp_path / "log.txt"
     source.write_text("anything")
@@ -581,6 +616,57 @@ def test_finish_trick_events_are_read_as_the_trick_closing() -> None:
     at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
     finished = [{"type": "finishTrick", "player": p} for p in range(3)]
     log["events"][at + 1 : at + 1] = finished
+    record = convert(log, ImportOptions())
+    assert record["actions"] == plain["actions"]
+    assert record["deck"] == plain["deck"]
+
+
+def test_a_sluff_the_app_takes_back_at_the_end_of_part_one_is_kept_not_played() -> None:
+    """Part one ends in a round (a player in the war holds no card): the rules take the
+    trick back at once, the app only after every ``finishTrick``, and a sluff made in
+    between (the app allows it) goes back to its player with the rest.  It changes
+    nothing: the record is the game without it, and the event is kept whole."""
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    assert log["events"][at] == {"type": "slough", "player": 1, "card": "3C"}
+    record = convert(log, ImportOptions())
+    without = dict(log, events=log["events"][:at] + log["events"][at + 1 :])
+    assert record["actions"] == convert(without, ImportOptions())["actions"]
+    assert record["meta"]["_source"]["events"][str(at)] == log["events"][at]
+    result = run("check", "--from", "goat-events", str(MIDTRICK))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_sluff_after_part_one_of_a_card_not_held_is_still_named() -> None:
+    log = message(MIDTRICK)
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough" and i > 90)
+    log["events"][at]["card"] = "AH"  # the third seat's card, not the second's
+    assert broken(log).startswith(f"events[{at}]: no player could have made this slough here")
+
+
+def test_a_player_who_never_drew_three_is_named_not_the_packs() -> None:
+    """The app's hands start empty and may be filled late, so a player may draw only two
+    cards in all while the others draw the rest of the pack.  The rules deal three to
+    each: the line names the short player, not a count of cards the packs do hold."""
+    ranks, suits = "23456789TJQKA", "SHDC"
+    pack = [r + s for s in suits for r in ranks]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("a", "b", "c")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": 0, "card": c} for c in pack[:2]]
+    events += [{"type": "draw", "player": 1 + k % 2, "card": c} for k, c in enumerate(pack[2:])]
+    assert broken({"type": "replay", "events": events}) == (
+        "events[5]: a drew 2 cards in all: the rules deal three to each player "
+        "(the app lets a hand start short and fill it later)"
+    )
+
+
+def test_finish_sloughing_events_of_the_apps_earlier_streams_are_read_as_finish_trick() -> None:
+    """Between the streams without a trick's end and those with ``finishTrick``, the app
+    named the same event ``finishSloughing``: a log of that version reads the same."""
+    log = message()
+    plain = convert(log, ImportOptions())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "slough")
+    log["events"][at + 1 : at + 1] = [{"type": "finishSloughing", "player": p} for p in range(3)]
     record = convert(log, ImportOptions())
     assert record["actions"] == plain["actions"]
     assert record["deck"] == plain["deck"]

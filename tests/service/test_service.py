@@ -86,3 +86,15 @@ def test_a_goat_ruling_cites_the_goat_treatise_where_it_states_the_rules_options
     )
     at_eight = variant_cites("goat", find_variant("goat").options_for(8), 8)
     assert at_eight["decks"].startswith("the Goat treatise") and "low_cards" in at_eight
+
+
+def test_a_violation_says_whose_the_legal_actions_are_when_not_the_violators() -> None:
+    """Anna's sluff had no legal alternative; ``legal`` lists Cai's take, and ``to_act`` says
+    it is Cai's, as the text output's "next, Cai to act" does (issue 40)."""
+    from conftest import NONE_LEGAL_SLUFF
+
+    out = json.loads(service.dumps(service.check_text(json.dumps(NONE_LEGAL_SLUFF), "f")))
+    (v,) = out["violations"]
+    assert (v["player"], v["legal"], v["to_act"]) == ("Anna", ["Cai take"], "Cai")
+    own = service.verdict("f", adjudicate(load_record(SAMPLES / "illegal_phase2_beat.json")))
+    assert "to_act" not in own.model_dump(mode="json")["violations"][0]

@@ -38,11 +38,15 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, 
 HOSTILE = "<img/src=x/onerror=alert(1)>"
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shots_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where screenshots go: a temporary folder unless ADJUDICATOR_SHOTS names one."""
     named = os.environ.get(SHOTS_ENV)
     return Path(named) if named else tmp_path_factory.mktemp("shots")
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shots_folder(tmp_path_factory)
 
 
 @pytest.fixture(params=list(VIEWPORTS))

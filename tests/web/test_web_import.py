@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
+from test_page import VIEWPORTS, phone_tab
 from web_browser import LAYOUT
 
 from adjudicator import bulk, i18n, importers
@@ -34,6 +35,12 @@ LOGS = Path(__file__).resolve().parents[1] / "importers" / "import_logs"
 GOAT = LOGS / "goat_3p.json"
 BATCH = LOGS / "goat_batch.jsonl"
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_games" / "two_player_full.json"
+TEXT_ONLY = LOGS / "goat_2p_text_only.json"  # legal by the app's rules, not by the treatise's
+APP_RULES = " · checked by the app's own rules, as far as the options say them"
+WAL_ALONE = (
+    " · a database in write-ahead-log mode: moves not yet written into it are in its -wal "
+    "file, picked with it"
+)
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 
@@ -42,11 +49,13 @@ def code(card: str) -> int:
     return SUITS.index(card[-1]) * 13 + RANKS.index(card[0])
 
 
-def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
+def app_db(path: Path, *, wal: bool = False, games: int = 1, pending: int = 0) -> Path:
     """A database of albined/skitgubbe with ``games`` games of Anna and Bo: each started,
-    and Anna (the host, turn 0) plays the first card she was dealt."""
+    and Anna (the host, turn 0) plays the first card she was dealt.  ``pending`` more
+    games (WAL mode) are committed to the log only: the file and its ``-wal`` are copied
+    to ``running-`` + the name while the app still holds them, and that copy returned."""
     conn = sqlite3.connect(path)
-    if wal:
+    if wal or pending:
         conn.execute("PRAGMA journal_mode=WAL")
     conn.executescript(
         """
@@ -58,7 +67,11 @@ def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
         INSERT INTO profiles VALUES ('p-anna', 'Anna'), ('p-bo', 'Bo');
         """
     )
-    for k in range(games):
+    for k in range(games + pending):
+        if k == games:
+            conn.commit()
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
         deck = list(range(52))
         random.Random(k).shuffle(deck)
         gid = f"g{k + 1}"
@@ -75,6 +88,12 @@ def app_db(path: Path, *, wal: bool = False, games: int = 1) -> Path:
             (gid, str(deck[-1])),
         )
     conn.commit()
+    if pending:
+        running = path.with_name("running-" + path.name)
+        running.write_bytes(path.read_bytes())
+        Path(f"{running}-wal").write_bytes(Path(f"{path}-wal").read_bytes())
+        conn.close()
+        return running
     conn.close()
     return path
 
@@ -136,12 +155,33 @@ def test_a_goat_log_pasted_is_its_game_and_a_line_saying_what_was_read() -> None
     (game,) = answer["games"]
     events = len(json.loads(GOAT.read_text())["events"])
     assert game["name"] == "g-legal"
-    assert game["about"] == f"Read a Goat app log: 3 players, {events} events"
+    assert game["about"] == f"Read a Goat app log: 3 players, {events} events{APP_RULES}"
     assert game["record"]["players"] == ["u-anna", "u-bo", "u-cai"]
     assert calls.check_one(json.dumps(game["record"]))["status"] == "legal"
     with i18n.speaking("sv"):
         swedish = calls.imported(json.dumps({"text": GOAT.read_text()}))["games"][0]["about"]
     assert swedish != game["about"] and "3" in swedish and str(events) in swedish
+
+
+def test_a_log_is_checked_by_the_rules_asked_and_says_which() -> None:
+    """As ``--rules``: the app's own rules by default, the rule text's letter on asking."""
+    by_app = calls.imported(json.dumps({"text": TEXT_ONLY.read_text()}))["games"][0]
+    by_text = calls.imported(json.dumps({"text": TEXT_ONLY.read_text(), "rules": "text"}))
+    (game,) = by_text["games"]
+    assert by_app["about"].endswith(APP_RULES)
+    assert game["about"].endswith(
+        " · checked by the rule text's letter (where the app departs from it, the check says so)"
+    )
+    assert calls.check_one(json.dumps(by_app["record"]))["status"] == "legal"
+    ruled = calls.check_one(json.dumps(game["record"]))
+    assert ruled["status"] == "illegal"
+    assert ruled["violations"][0]["rule"] == "phase1.sluff.final"
+    with pytest.raises(calls.BadInput) as wrong:
+        calls.imported(json.dumps({"text": TEXT_ONLY.read_text(), "rules": "house"}))
+    assert wrong.value.status == 400
+    assert str(wrong.value) == (
+        'rules: "app" (the app\'s own rules) or "text" (the rule text\'s letter)'
+    )
 
 
 def test_a_log_of_several_games_is_each_one_its_record_or_its_line() -> None:
@@ -178,13 +218,43 @@ def test_the_apps_database_picked_is_read_in_memory(tmp_path: Path, wal: bool) -
     assert answer["format"] == "albined-db"
     assert [g["name"] for g in answer["games"]] == ["g1", "g2"]
     first = answer["games"][0]
-    assert first["about"] == "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+    assert first["about"] == (
+        "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+        + APP_RULES
+        + (WAL_ALONE if wal else "")
+    )
     assert first["record"]["players"] == ["Anna", "Bo"]
     # the same records as the command line's import of the file itself
     on_disk = [g.record for g in importers.read("albined-db", str(db))]
     assert [g["record"] for g in answer["games"]] == on_disk
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written beside it
     assert db.read_bytes() == content
+
+
+def test_a_database_picked_with_its_write_ahead_log_has_the_games_still_in_it(
+    tmp_path: Path,
+) -> None:
+    running = app_db(tmp_path / "app.db", games=1, pending=2)
+    content, log = running.read_bytes(), Path(f"{running}-wal").read_bytes()
+    # the command line reads the two files through SQLite itself
+    on_disk = [g.record for g in importers.read("albined-db", str(running))]
+    assert len(on_disk) == 3
+    alone = calls.imported(sent(content, "app.db"))
+    assert [g["name"] for g in alone["games"]] == ["g1"]
+    assert alone["games"][0]["about"].endswith(WAL_ALONE)
+    body = json.loads(sent(content, "app.db"))
+    body.update(wal=base64.b64encode(log).decode(), wal_name="app.db-wal")
+    both = calls.imported(json.dumps(body))
+    assert [g["record"] for g in both["games"]] == on_disk
+    assert not both["games"][0]["about"].endswith(WAL_ALONE)
+    body["wal"] = base64.b64encode(b"not a log at all, but long enough: 32+ bytes").decode()
+    with pytest.raises(calls.BadInput) as refused:
+        calls.imported(json.dumps(body))
+    assert str(refused.value) == "app.db-wal: not a write-ahead log"
+    body["wal"] = "no base64!"
+    with pytest.raises(calls.BadInput) as wrong:
+        calls.imported(json.dumps(body))
+    assert (wrong.value.status, str(wrong.value)) == (400, "wal: not base64")
 
 
 def test_a_file_that_is_no_apps_database_is_said_in_one_line(tmp_path: Path) -> None:
@@ -261,18 +331,13 @@ def test_the_api_and_the_in_browser_dispatcher_answer_the_same(tmp_path: Path) -
 
 # --- the page, served and in the phone ------------------------------------------------------
 
-PHONE = {"width": 390, "height": 844}
+PHONE = VIEWPORTS["phone"]
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    yield tab
-    assert not errors, errors
-    context.close()
+    """A phone: 390×844, touch; the page's script errors fail the test."""
+    yield from phone_tab(browser)
 
 
 def open_screen(page: Page, url: str) -> None:
@@ -289,20 +354,37 @@ def paste_and_open(page: Page, text: str) -> None:
 def opened_goat(page: Page) -> None:
     events = len(json.loads(GOAT.read_text())["events"])
     expect(page.locator("#imported")).to_have_text(
-        f"Read a Goat app log: 3 players, {events} events", timeout=300_000
+        f"Read a Goat app log: 3 players, {events} events{APP_RULES}", timeout=300_000
     )
     expect(page.locator("#screen-table")).to_be_visible()
     expect(page.locator("#ruling .verdict")).to_contain_text("finished, u-cai lost")
 
 
-def pick_a_game_of_the_database(page: Page, db: Path) -> None:
+def checked_by_the_text(page: Page) -> None:
+    """The Open screen's choice of rules: the treatise's letter finds the app's departure."""
+    page.select_option("#log-rules", "text")
+    paste_and_open(page, TEXT_ONLY.read_text())
+    expect(page.locator("#imported")).to_contain_text(
+        "checked by the rule text's letter", timeout=300_000
+    )
+    expect(page.locator("#ruling")).to_contain_text("phase1.sluff.final")
+    page.go_back()
+    page.select_option("#log-rules", "app")
+    paste_and_open(page, TEXT_ONLY.read_text())
+    expect(page.locator("#imported")).to_contain_text(APP_RULES.removeprefix(" · "))
+    expect(page.locator("#ruling .verdict")).not_to_contain_text("illegal")
+
+
+def pick_a_game_of_the_database(page: Page, db: Path, said: str = "") -> None:
     page.set_input_files("#file", str(db))
     expect(page.locator("#log-about")).to_have_text(
         "This log holds 2 games: pick one to open.", timeout=300_000
     )
-    page.get_by_role("button", name="g2: Read a game of the albined/skitgubbe app").click()
-    expect(page.locator("#imported")).to_have_text(
-        "Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+    page.get_by_role("button", name="g2 (Game 2): Read a game of the albined/skitgubbe app").click()
+    expect(page.locator("#imported")).to_have_text(  # which game, by its id and the app's name
+        "g2 (Game 2): Read a game of the albined/skitgubbe app: 2 players, 2 moves"
+        + APP_RULES
+        + said
     )
     expect(page.locator("#screen-table")).to_contain_text("Anna")
 
@@ -341,6 +423,16 @@ def test_the_served_page_opens_a_pasted_goat_log_and_a_picked_database(
     paste_and_open(phone, SAMPLE.read_text())
     expect(phone.locator("#screen-table")).to_be_visible()
     expect(phone.locator("#imported")).to_be_hidden()
+    # a database picked with its write-ahead log: the games still in the log are listed too
+    phone.go_back()
+    running = app_db(tmp_path / "live.db", games=1, pending=1)
+    phone.set_input_files("#file", [str(running), f"{running}-wal"])
+    expect(phone.locator("#log-about")).to_have_text("This log holds 2 games: pick one to open.")
+    expect(phone.locator("body")).not_to_have_attribute("aria-busy", "true")  # a pick is taken
+    phone.set_input_files("#file", [str(running), str(GOAT)])
+    expect(phone.locator("#file-fault")).to_have_text(
+        "pick one file, or a database with its -wal file beside it (two files)"
+    )
 
 
 def test_a_games_name_from_a_log_is_text_never_markup(phone: Page, base: str) -> None:
@@ -361,6 +453,8 @@ def test_a_picked_goat_log_opens_and_a_picture_is_refused(
     open_screen(phone, base + "/")
     phone.set_input_files("#file", str(GOAT))
     opened_goat(phone)
+    phone.go_back()
+    checked_by_the_text(phone)
     phone.go_back()
     picture = tmp_path / "photo.png"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
@@ -386,7 +480,9 @@ def test_the_static_site_opens_a_goat_log_and_a_database_in_the_phone(
         paste_and_open(tab, GOAT.read_text())
         opened_goat(tab)
         tab.go_back()
-        pick_a_game_of_the_database(tab, db)
+        checked_by_the_text(tab)
+        tab.go_back()
+        pick_a_game_of_the_database(tab, db, WAL_ALONE)
     assert not errors, errors
     assert not outside, f"requests left the origin: {outside}"
 
@@ -398,6 +494,10 @@ def test_the_words_are_in_the_pages_languages() -> None:
             "this file is neither a record nor an app's log the adjudicator reads "
             "(a Goat app log, the albined app's database)",
             "Also an app's log: the Goat app's game (its events, JSON or JSON Lines) or the "
-            "albined Skitgubbe app's database (.db).",
+            "albined Skitgubbe app's database (.db; with its .db-wal file, when there is one "
+            "beside it, picked together).",
+            "pick one file, or a database with its -wal file beside it (two files)",
+            "Check an app's log by",
+            "the rule text's letter",
         ):
             assert catalogue.get(english), (code, english)

@@ -83,9 +83,18 @@ function formText(form) {
   return typeof form === "string" ? form : JSON.stringify(form);
 }
 
+// A path of the project's repository in a line ("(see docs/other-games.md)", the Vändtia
+// line) points a terminal's user to a file a phone cannot open: the page leaves it out of
+// what it shows, and the command line keeps it.
+const REPOSITORY_PATH = /\s*\([^()]*\bdocs\/[\w.-]+\.md\)/g;
+
+function pageWords(message) {
+  return String(message || "").replace(REPOSITORY_PATH, "");
+}
+
 function showError(message) {
   const box = $("error");
-  box.textContent = message || "";
+  box.textContent = pageWords(message);
   box.hidden = !message;
 }
 
@@ -93,7 +102,7 @@ function showError(message) {
 // the message follows it as an alert, and it is scrolled into view. What was typed stays.
 function fault(control, message) {
   clearFault(control);
-  const note = el("p", { class: "fault", role: "alert", id: `${control.id}-fault`, text: message });
+  const note = el("p", { class: "fault", role: "alert", id: `${control.id}-fault`, text: pageWords(message) });
   const field = ["INPUT", "SELECT", "TEXTAREA"].includes(control.tagName);
   if (field) {
     control.setAttribute("aria-invalid", "true");
@@ -444,9 +453,15 @@ function drawRuling() {
     card.append(el("p", {}, el("span", { class: "rule", text: tr("rule {rule}", { rule: v.rule }) }), ": ", el("span", { class: "message", text: v.message })));
     if (v.where) card.append(el("p", { class: "checks" }, el("strong", { text: tr("What the rule checks:") + " " }), v.where.checks));
     card.append(el("p", { class: "hint", text: tr("Where the rule is written:") }), sourcesEl(v.where, r.cites));
-    const alts = el("ul", { class: "alternatives", "aria-label": tr("What could have been played") });
+    // the legal actions are another player's when the violator had none there (an illegal
+    // sluff: the next player is to act), said so, as the command line says it
+    const next = v.to_act ? tr("Next, {player} to act:", { player: actorsSaid(v.legal, v.to_act) }) : "";
+    const alts = el("ul", { class: "alternatives", "aria-label": next || tr("What could have been played") });
     for (const form of v.legal) alts.append(el("li", {}, formEl(form)));
-    card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
+    if (v.to_act) {
+      card.append(el("h3", { text: tr("Nothing was legal for {player} there", { player: v.player }) }));
+      if (v.legal.length) card.append(el("p", { class: "next-to-act", text: next }));
+    } else card.append(el("h3", { text: v.legal.length ? tr("What could have been played") : tr("Nothing else was legal with known cards.") }));
     if (v.legal.length) card.append(alts);
     if (v.legal_hidden) card.append(el("p", { class: "hint", text: trn("and {count} more with cards hidden from {viewer}", "and {count} more with cards hidden from {viewer}", v.legal_hidden, { viewer: page.viewer }) }));
     if (v.with_unseen) card.append(el("p", { class: "hint", text: trn("and {count} more with a card nobody has seen", "and {count} more with a card nobody has seen", v.with_unseen) }));
@@ -478,6 +493,14 @@ function drawRuling() {
       box.append(el("p", { class: "violation" }, el("strong", { text: `✗ ${x.rule}: ` }), x.message));
     }
   }
+}
+
+function actorsSaid(legal, toAct) {
+  // who is to act, by the players the legal actions name, in the page's language ("Bo or
+  // Cai"); the engine's own words where the list names nobody the page can read
+  const names = [...new Set(legal.map((f) => (typeof f === "string" ? f.split(" ")[0] : f.player)).filter(Boolean))];
+  if (!names.length) return toAct;
+  return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + tr(" or ") + names[names.length - 1];
 }
 
 function tableDid(mark) {
@@ -971,11 +994,13 @@ function acting(action) {
     const button = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
     if (page.busy) return;
     page.busy = true;
+    document.body.setAttribute("aria-busy", "true"); // a second tap meanwhile is dropped
     if (button) button.disabled = true;
     try {
       await action(event);
     } finally {
       page.busy = false;
+      document.body.removeAttribute("aria-busy");
       if (button && button.isConnected) button.disabled = false;
     }
   };
@@ -1341,7 +1366,10 @@ async function openFresh(record, anchor, { game = 0, where = "violation", viewer
   startDispute();
   page.dispute = dispute;
   page.viewer = viewer;
-  if (await openRecord(record, anchor, game, where, fresh(push))) return true;
+  if (await openRecord(record, anchor, game, where, fresh(push))) {
+    $("paste").value = ""; // opened: the box is empty for the next paste
+    return true;
+  }
   page.dispute = before.dispute;
   page.session = before.session;
   page.viewer = before.viewer;
@@ -1546,6 +1574,14 @@ async function openText(text, { name = "", box = $("paste"), told = false } = {}
   await openFresh(record, box);
 }
 
+async function openBox() {
+  // the Open button: what was pasted; with the box empty, the file(s) picked beside it (the
+  // obvious next tap after a pick opens, or lists again, what was picked)
+  const files = [...$("file").files];
+  if (!$("paste").value.trim() && files.length) return openFiles(files);
+  return openText($("paste").value);
+}
+
 // --- an app's log: the Goat app's events, the albined app's database -------------------------
 
 async function openLog(given, box) {
@@ -1555,7 +1591,7 @@ async function openLog(given, box) {
   showLog(null);
   let data;
   try {
-    data = await api("/api/import", given);
+    data = await api("/api/import", { ...given, rules: $("log-rules").value });
   } catch (err) {
     fault(box, err.message);
     return true;
@@ -1563,13 +1599,20 @@ async function openLog(given, box) {
   if (!data.format) return false;
   const games = data.games;
   if (games.length === 1) await openImported(games[0], box);
-  else showLog(games, box);
+  else showLog(games, box, data.format);
   return true;
 }
 
-async function openImported(game, anchor) {
+function gameLabel(game) {
+  // a game of a list as the list names it: its id (or line), and its app's name for it
+  return game.title ? `${game.name} (${game.title})` : game.name;
+}
+
+async function openImported(game, anchor, listed = false) {
   // one game of a log, converted: opened as any record, with a line saying what was read
-  if (await openFresh(game.record, anchor)) said($("imported"), game.about);
+  // (and, picked from a list, which game it is)
+  const about = listed ? `${gameLabel(game)}: ${game.about}` : game.about;
+  if (await openFresh(game.record, anchor)) said($("imported"), about);
 }
 
 function said(line, text) {
@@ -1577,19 +1620,35 @@ function said(line, text) {
   line.hidden = !text;
 }
 
-function showLog(games, anchor) {
-  // a log of several games: each one a button (one that could not be converted, its line)
+function logAbout(games, format) {
+  // what the list holds: a log's games, or the records of JSON Lines (``check
+  // --write-illegal``'s file); when none of them opens, that each line says why
+  const n = games.length;
+  const none = !games.some((g) => !g.error);
+  if (format === "records") {
+    return none
+      ? trn("This file holds {count} record and it cannot be opened: its line says why.", "This file holds {count} records and none can be opened: each line says why.", n)
+      : trn("This file holds {count} record: pick one to open.", "This file holds {count} records: pick one to open.", n);
+  }
+  return none
+    ? trn("This log holds {count} game and it cannot be opened: its line says why.", "This log holds {count} games and none can be opened: each line says why.", n)
+    : trn("This log holds {count} game: pick one to open.", "This log holds {count} games: pick one to open.", n);
+}
+
+function showLog(games, anchor, format = "") {
+  // a log of several games (or a file of several records): each one a button (one that
+  // could not be converted, its line)
   const box = $("log-games");
   box.hidden = !games;
   if (!games) return $("log-list").replaceChildren();
-  $("log-about").textContent = trn("This log holds {count} game: pick one to open.", "This log holds {count} games: pick one to open.", games.length);
+  $("log-about").textContent = logAbout(games, format);
   $("log-list").replaceChildren(...games.map((g) => {
-    if (g.error) return el("li", {}, el("p", { class: "log-bad", text: `${g.name}: ✗ ${g.error}` }));
-    const b = el("button", { type: "button", class: "step", text: `${g.name}: ${g.about}` });
-    b.addEventListener("click", acting(() => openImported(g, anchor)));
+    if (g.error) return el("li", {}, el("p", { class: "log-bad", text: `${g.name}: ✗ ${pageWords(g.error)}` }));
+    const b = el("button", { type: "button", class: "step", text: `${gameLabel(g)}: ${g.about}` });
+    b.addEventListener("click", acting(() => openImported(g, anchor, true)));
     return el("li", {}, b);
   }));
-  box.scrollIntoView({ block: "nearest" });
+  box.scrollIntoView({ block: "start" }); // the list from its top: the games, not the fold
 }
 
 function base64(bytes) {
@@ -1599,13 +1658,25 @@ function base64(bytes) {
   return btoa(text);
 }
 
-async function openFile(file) {
+async function openFiles(files) {
+  // what was picked: one file, or a database with its write-ahead log (``app.db-wal``),
+  // whose committed moves are read with it as SQLite reads the file beside a database
+  const logs = files.filter((f) => /-wal$/i.test(f.name));
+  const others = files.filter((f) => !logs.includes(f));
+  if (files.length === 1) return openFile(files[0]);
+  if (logs.length === 1 && others.length === 1) return openFile(others[0], logs[0]);
+  fault($("file"), tr("pick one file, or a database with its -wal file beside it (two files)"));
+}
+
+async function openFile(file, wal = null) {
   // a picked file: its bytes to the engine first (an app's log, its SQLite database too),
   // then, when it is none, its text as a record
   const box = $("file");
   clearFault(box);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if (await openLog({ data: base64(bytes), name: file.name }, box)) return;
+  const given = { data: base64(bytes), name: file.name };
+  if (wal) Object.assign(given, { wal: base64(new Uint8Array(await wal.arrayBuffer())), wal_name: wal.name });
+  if (await openLog(given, box)) return;
   let text;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -1864,10 +1935,10 @@ async function start() {
   $("screen-new").addEventListener("change", keepForm);
   $("shuffle").addEventListener("click", shuffle);
   $("begin").addEventListener("click", acting(begin));
-  $("open").addEventListener("click", acting(() => openText($("paste").value)));
+  $("open").addEventListener("click", acting(openBox));
   $("file").addEventListener("change", acting(async () => {
-    const file = $("file").files[0];
-    if (file) await openFile(file);
+    const files = [...$("file").files];
+    if (files.length) await openFiles(files);
   }));
   $("viewer").addEventListener("change", async () => {
     page.viewer = $("viewer").value;
