@@ -25,7 +25,13 @@ from urllib.parse import quote
 
 from adjudicator.exceptions import AdjudicatorError
 from adjudicator.i18n import N_, _, ngettext, number
-from adjudicator.importers.base import Imported, ImportOptions, option_value, rules_explained
+from adjudicator.importers.base import (
+    Imported,
+    ImportOptions,
+    option_value,
+    player_name,
+    rules_explained,
+)
 from adjudicator.record import FORMAT
 
 NAME = "albined-db"
@@ -191,13 +197,6 @@ def read_deck(text: object) -> list[str]:
     return deck
 
 
-def player_name(name: object, profile: str) -> str:
-    """A profile's name as a record's player name: runs of spaces become one ``_`` (the
-    record's names have no spaces); a profile without a name is named by its id."""
-    text = "_".join(str(name).split()) if name is not None else ""
-    return text or profile
-
-
 def plain(value: object) -> object:
     """A column's value as JSON holds it (a BLOB as its hex digits)."""
     if isinstance(value, bytes):
@@ -210,7 +209,7 @@ class Seat:
 
     def __init__(self, row: Mapping[str, Any], accepted: bool) -> None:
         self.profile = str(row["profile_id"])
-        self.name = player_name(row["profile_name"], self.profile)
+        self.name = player_name(row["profile_name"], self.profile)  # no name: its id
         self.row = {k: plain(v) for k, v in row.items() if k != "game_id"}
         self.accepted = accepted
         self.declined = False

@@ -83,3 +83,11 @@ def rules_explained(
 def option_value(value: object) -> str:
     """An option's value as a record writes it (``true``, ``own_rank``, ``6``)."""
     return "true" if value is True else "false" if value is False else str(value)
+
+
+def player_name(name: object, fallback: str) -> str:
+    """A player's name in the source (a user id, a profile's name) as a record's player
+    name: each run of whitespace one ``_``, since the record's names have no spaces
+    ("Ann Lee" is ``Ann_Lee``); ``fallback`` when that leaves nothing (no name)."""
+    text = "_".join(str(name).split()) if name is not None else ""
+    return text or fallback

@@ -31,7 +31,7 @@ from adjudicator.engine import check as _check
 from adjudicator.engine.state import PHASE_ONE
 from adjudicator.engine.violations import Violation
 from adjudicator.i18n import _, ngettext, number
-from adjudicator.importers.base import Broken, ImportOptions
+from adjudicator.importers.base import Broken, ImportOptions, player_name
 from adjudicator.invalid import RecordError, shown
 from adjudicator.play.adjudicate import Replayed
 from adjudicator.play.table import Table, cannot_play
@@ -299,7 +299,7 @@ class _Game:
                     ),
                 )
             return given
-        return [str(user) for user in self.users]
+        return [player_name(user, str(user)) for user in self.users]  # "Finn Olsson": Finn_Olsson
 
     # --- the first pass: the draws and the trump --------------------------------
 

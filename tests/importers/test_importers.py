@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from adjudicator import importers
 from adjudicator.cli.commands import main
-from adjudicator.importers import ImportOptions, goat_events, link
+from adjudicator.importers import ImportOptions, albined_db, base, goat_events, link
 from adjudicator.importers.goat_events import convert
 from adjudicator.invalid import RecordError
 from adjudicator.record import load_record
@@ -72,6 +72,33 @@ def test_names_replace_the_user_ids_in_seat_order() -> None:
     assert record["players"] == ["Anna", "Bo", "Cai"]
     assert record["meta"]["users"] == ["u-anna", "u-bo", "u-cai"]
     assert all(a.split()[0] in ("Anna", "Bo", "Cai") for a in record["actions"])
+
+
+def test_a_user_id_with_spaces_is_named_as_albined_db_names_a_profile() -> None:
+    log = json.loads(LEGAL.read_text().replace('"u-anna"', '"Finn  Olsson"'))
+    log = json.loads(json.dumps(log).replace('"u-bo"', '"Bo\\t Ek"'))
+    record = convert(log, ImportOptions())
+    assert record["players"] == ["Finn_Olsson", "Bo_Ek", "u-cai"]
+    assert record["meta"]["users"] == ["Finn  Olsson", "Bo\t Ek", "u-cai"]  # kept as logged
+    assert load_record(record).players == ("Finn_Olsson", "Bo_Ek", "u-cai")
+
+
+@pytest.mark.parametrize(
+    ("name", "fallback", "said"),
+    [
+        ("Ann Lee", "p1", "Ann_Lee"),
+        (" Ann \t\n Lee ", "p1", "Ann_Lee"),
+        ("Ann_Lee", "p1", "Ann_Lee"),
+        ("   ", "p1", "p1"),
+        (None, "p1", "p1"),
+        (7, "p1", "7"),
+    ],
+)
+def test_one_helper_names_a_player_for_every_importer(
+    name: object, fallback: str, said: str
+) -> None:
+    assert base.player_name(name, fallback) == said
+    assert albined_db.player_name is base.player_name  # the other importer uses the same
 
 
 def test_each_event_becomes_its_action() -> None:
