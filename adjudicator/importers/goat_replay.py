@@ -149,6 +149,10 @@ def convert_replayed(
     if isinstance(message, list):
         events = message
     elif isinstance(message, dict):
+        if "type" not in message and "events" not in message and "format" in message:
+            raise Broken(  # a record of our own given as a log (check --from goat-events)
+                "", _("a skitgubbe record, not a Goat app log: check it without --from")
+            )
         kind = message.get("type", "replay")
         if kind != "replay":
             raise Broken("type", _("{kind} is no replay message").format(kind=shown(kind)))
@@ -274,8 +278,11 @@ class _Game:
         raise Broken("events", _("no 'start': the game never began"))
 
     def _decks(self) -> int:
-        decks = self.events[self.start].get("numDecks")
+        start = self.events[self.start]
+        decks = start.get("numDecks")
         where = f"events[{self.start}].numDecks"
+        if "numDecks" not in start:
+            raise Broken(where, _("is missing: 'start' says how many packs, one or two"))
         if decks not in (1, 2) or type(decks) is not int:
             raise Broken(
                 where,

@@ -219,6 +219,43 @@ def test_redacted_events_and_odd_shapes_are_named() -> None:
     )
 
 
+def test_a_start_without_num_decks_says_the_field_is_missing() -> None:
+    log = message()
+    del log["events"][5]["numDecks"]
+    # was "events[5].numDecks: None: the record format holds one pack or two"
+    assert broken(log) == "events[5].numDecks: is missing: 'start' says how many packs, one or two"
+    log["events"][5]["numDecks"] = None  # written as null: the value shown, as any other
+    assert broken(log) == "events[5].numDecks: None: the record format holds one pack or two"
+
+
+SAMPLES = LOGS.parents[2] / "sample_games"
+
+
+def test_a_record_checked_as_a_goat_log_says_it_is_a_record() -> None:
+    record = SAMPLES / "two_player_full.json"
+    result = run("check", "--from", "goat-events", str(record))
+    assert result.exit_code == 2
+    # was "events: a replay message holds its events as a list"
+    assert result.stdout == (
+        f"{record}: invalid · a skitgubbe record, not a Goat app log: check it without --from\n"
+    )
+    assert run("check", str(record)).stdout.startswith(f"{record}: legal")
+
+
+def test_a_replay_message_is_told_a_goat_log_even_with_its_events_wrong(tmp_path: Path) -> None:
+    for events, said in (
+        ({}, "events: a replay message holds its events as a list"),
+        ([{"type": "join", "userId": "a"}], "events: no 'start': the game never began"),
+    ):
+        log = tmp_path / "replay.json"
+        log.write_text(json.dumps({"type": "replay", "events": events}))
+        result = run("check", str(log))  # without --from: was "format: is required"
+        assert result.exit_code == 2
+        assert result.stdout == f"{log}: invalid · {said}\n"
+        piped = CliRunner().invoke(main, ["check", "-"], input=log.read_bytes())
+        assert piped.stdout == f"-: invalid · {said}\n"
+
+
 def test_names_must_match_the_seats() -> None:
     with pytest.raises(goat_events.Broken, match=r"--names: 2 names for 3 players"):
         convert(message(), ImportOptions(names=("A", "B")))
