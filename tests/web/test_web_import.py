@@ -112,7 +112,8 @@ def test_detect_tells_each_log_and_no_record(tmp_path: Path) -> None:
     assert importers.detect(json.dumps(events)) == "goat-events"  # a bare event array
     assert importers.detect(app_db(tmp_path / "app.db").read_bytes()) == "albined-db"
     assert importers.detect(SAMPLE.read_bytes()) is None  # a record is no log
-    assert importers.detect('{"type": "replay", "events": "none"}') is None
+    # a replay message whose events are wrong is still a Goat log: the importer says why
+    assert importers.detect('{"type": "replay", "events": "none"}') == "goat-events"
     assert importers.detect(b"\xff\xfe not text") is None
     assert importers.detect("https://x.org/#record=abc") == "link"
     assert importers.detect_file(str(GOAT)) == "goat-events"
