@@ -78,9 +78,10 @@ class Violation:
         self.comment: str | None = None
         """The note a person wrote beside the action in the record (filled in by the
         adjudicator, as ``index``): carried with the violation, never read by a rule."""
-        self.to_act: str | None = None
-        """Whose the ``alternatives`` are when they are not the actor's: the actor had no
-        legal action there (an illegal sluff) and another player is to act."""
+        self.to_act: tuple[str, ...] | None = None
+        """Whose the ``alternatives`` are when they are not the actor's (names, in seat
+        order): the actor had no legal action there (an illegal sluff) and another player
+        is to act; joined in the language speaking where it is said."""
 
     @classmethod
     def later(

@@ -66,8 +66,7 @@ def _complete(bad: Violation, state: State, action: Action, index: int, full: bo
     bad.alternatives = forms(legal, names)
     others = {a.player for a in legal}
     if others and action.player not in others:
-        who = [names[p] for p in sorted(others)]
-        bad.to_act = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " or " + who[-1]
+        bad.to_act = tuple(names[p] for p in sorted(others))
     if full and (state.hidden_anywhere() or UNKNOWN in state.stock):
         bad.with_unseen = len(engine.unseen_actions(state))
 

@@ -263,8 +263,8 @@ def violation(
     ``viewer`` (another player than the one who acted) the alternatives that
     would show the actor's hand are counted, not listed.
     """
-    owner = v.to_act or v.player  # whose hand the alternatives would show
-    if viewer is not None and owner is not None and owner != viewer:
+    owners = v.to_act or ((v.player,) if v.player is not None else ())  # whose hands they show
+    if viewer is not None and owners and owners != (viewer,):
         alternatives_all = listing.unique(v.alternatives)
         kept = [f for f in alternatives_all if not _shows_a_hand(f)]
         if len(kept) < len(alternatives_all):
@@ -277,7 +277,7 @@ def violation(
                     "and {count} more with {owner}'s cards (hidden from {viewer})",
                     "and {count} more with {owner}'s cards (hidden from {viewer})",
                     hidden,
-                ).format(count=hidden, owner=owner, viewer=viewer),
+                ).format(count=hidden, owner=_(" or ").join(owners), viewer=viewer),
                 style="dim",
             )
             return out
@@ -318,7 +318,7 @@ def violation(
                 alternatives(
                     listing.unique(v.alternatives),
                     what,
-                    _("next, {name} to act").format(name=v.to_act),
+                    _("next, {name} to act").format(name=_(" or ").join(v.to_act)),
                 )
             )
             if v.with_unseen:

@@ -112,10 +112,10 @@ class ViolationOut(Sparse):
     """Why an action let stand could not be carried out (the replay stopped there)."""
     comment: str | None = None
     """The note written beside the action in the record (left out: none)."""
-    to_act: str | None = None
-    """Whose actions ``legal`` lists when they are not the violator's: the violator had no
-    legal action there (an illegal sluff) and this player is to act next (left out: the
-    violator's own)."""
+    to_act: list[str] | None = None
+    """Whose actions ``legal`` lists when they are not the violator's (the names, in seat
+    order): the violator had no legal action there (an illegal sluff) and these players
+    are to act next (left out: the violator's own)."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
@@ -131,7 +131,7 @@ class ViolationOut(Sparse):
             table=v.table,
             unplayable=v.unplayable,
             comment=v.comment,
-            to_act=v.to_act,
+            to_act=list(v.to_act) if v.to_act else None,
         )
 
 

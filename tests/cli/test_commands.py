@@ -539,6 +539,8 @@ def test_several_who_may_act_next_are_named_with_or() -> None:
     _, out, _ = run("check", str(SAMPLES / "illegal_deal_shuffler.json"))
     assert "legal instead: none, Bo had no legal deal there\n" in out
     assert "  next, Anna or Cai to act:\n" in out
+    _, swedish, _ = run("check", "--lang", "sv", str(SAMPLES / "illegal_deal_shuffler.json"))
+    assert "  näst i tur står Anna eller Cai:\n" in swedish  # joined in the language asked
 
 
 def test_the_actors_own_alternatives_keep_their_label() -> None:

@@ -95,6 +95,6 @@ def test_a_violation_says_whose_the_legal_actions_are_when_not_the_violators() -
 
     out = json.loads(service.dumps(service.check_text(json.dumps(NONE_LEGAL_SLUFF), "f")))
     (v,) = out["violations"]
-    assert (v["player"], v["legal"], v["to_act"]) == ("Anna", ["Cai take"], "Cai")
+    assert (v["player"], v["legal"], v["to_act"]) == ("Anna", ["Cai take"], ["Cai"])
     own = service.verdict("f", adjudicate(load_record(SAMPLES / "illegal_phase2_beat.json")))
     assert "to_act" not in own.model_dump(mode="json")["violations"][0]

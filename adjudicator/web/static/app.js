@@ -499,7 +499,7 @@ function actorsSaid(legal, toAct) {
   // who is to act, by the players the legal actions name, in the page's language ("Bo or
   // Cai"); the engine's own words where the list names nobody the page can read
   const names = [...new Set(legal.map((f) => (typeof f === "string" ? f.split(" ")[0] : f.player)).filter(Boolean))];
-  if (!names.length) return toAct;
+  if (!names.length) return toAct.join(tr(" or "));
   return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + tr(" or ") + names[names.length - 1];
 }
 
