@@ -61,16 +61,7 @@ def _canonical_actions(players: list[str], actions: list[str | ActionObject]) ->
 def canonical(record: Record) -> dict[str, Any]:
     """The record in canonical form: card codes, string actions where possible."""
     data = record.model_dump(mode="json", exclude_none=True, exclude={"deck", "actions"})
-    out: dict[str, Any] = {}
-    for name in Record.model_fields:  # the fields in their order, as the record has them
-        if name == "deck" and record.deck is not None:
-            out["deck"] = " ".join(card_code(c) for c in record.deck)
-        elif name == "actions":
-            out["actions"] = _canonical_actions(list(record.players), record.actions)
-        elif name in data:
-            out[name] = data[name]
-    out.update({name: data[name] for name in record.model_extra or {}})  # the user's own keys
-    return out
+    return _in_order({}, record, data, list(record.players))
 
 
 def canonical_game(session: SessionRecord, number: int, fmt: str) -> dict[str, Any]:
@@ -86,14 +77,22 @@ def canonical_game(session: SessionRecord, number: int, fmt: str) -> dict[str, A
         "options": session.options,
         "players": list(session.players),
     }
-    for name in type(game).model_fields:  # the fields in their order, as the game has them
-        if name == "deck" and game.deck is not None:
-            out["deck"] = " ".join(card_code(c) for c in game.deck)
+    return _in_order(out, game, data, list(session.players))
+
+
+def _in_order(
+    out: dict[str, Any], model: Any, data: dict[str, Any], players: list[str]
+) -> dict[str, Any]:
+    """``out`` with ``model``'s fields in their order (``data``: its dump without the deck
+    and actions, written here in canonical form), then the user's own keys."""
+    for name in type(model).model_fields:
+        if name == "deck" and model.deck is not None:
+            out["deck"] = " ".join(card_code(c) for c in model.deck)
         elif name == "actions":
-            out["actions"] = _canonical_actions(list(session.players), game.actions)
+            out["actions"] = _canonical_actions(players, model.actions)
         elif name in data:
             out[name] = data[name]
-    out.update({name: data[name] for name in game.model_extra or {}})
+    out.update({name: data[name] for name in model.model_extra or {}})
     return out
 
 
