@@ -7,7 +7,17 @@ from typing import NamedTuple
 
 from adjudicator.cards import Card, card_code
 
-ACTS: tuple[str, ...] = ("play", "dare", "sluff", "pick", "deal", "take", "exchange", "set_aside")
+ACTS: tuple[str, ...] = (
+    "play",
+    "dare",
+    "sluff",
+    "pick",
+    "deal",
+    "take",
+    "exchange",
+    "set_aside",
+    "draw",
+)
 """Every act the record format knows.  A variant may allow only some of them."""
 
 RECEIVER_SEP = ":"
@@ -18,7 +28,7 @@ CARD_SEP = ","
 _CODES: tuple[str, ...] = tuple(card_code(c) for c in range(52))
 """Each known card's written form, made once."""
 
-ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside"))
+ANY_TIME: frozenset[str] = frozenset(("sluff", "exchange", "set_aside", "draw"))
 """Acts a player may take out of turn, whenever the rules allow them."""
 
 
@@ -82,6 +92,8 @@ DARE: tuple[Action, ...] = tuple(_new(Action, (p, "dare", (), ())) for p in rang
 """``Action(p, "dare")`` for every seat ``p``."""
 TAKE: tuple[Action, ...] = tuple(_new(Action, (p, "take", (), ())) for p in range(SEATS))
 """``Action(p, "take")`` for every seat ``p``."""
+DRAW: tuple[Action, ...] = tuple(_new(Action, (p, "draw", (), ())) for p in range(SEATS))
+"""``Action(p, "draw")`` for every seat ``p`` (``draw_back`` other than 'automatic')."""
 
 _SINGLES: list[tuple[Action, ...] | None] = [None] * SEATS
 

@@ -174,6 +174,12 @@ def _near_misses(state: State, allowed: set[Action]) -> Iterator[Action]:
                 break
     if "take" in acts:
         yield Action(player, "take")
+    if "draw" in acts:
+        yield Action(player, "draw")  # a full hand, or an empty stock
+        for other in range(n):
+            if other != player:
+                yield Action(other, "draw")  # out of turn: allowed whenever a hand is short
+                break
     if "exchange" in acts and hand:
         yield Action(player, "exchange", (hand[-1],))  # not the two of trumps, or not now
     if "set_aside" in acts and len(hand) >= 3:

@@ -327,7 +327,7 @@ def _check(state: State, action: Action) -> Violation | None:
         return deals.check(state, action)
     if act == "deal":
         return Violation("deal.none", _("Nothing is to be dealt now: no shuffle is due"))
-    if state.phase == PHASE_TWO and act in ("sluff", "take", "exchange", "set_aside"):
+    if state.phase == PHASE_TWO and act in ("sluff", "take", "exchange", "set_aside", "draw"):
         return Violation(
             "phase2.act",
             _("'{act}' belongs to phase one; in phase two a player beats or picks up").format(

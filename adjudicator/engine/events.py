@@ -68,6 +68,13 @@ class Took(NamedTuple):
     size: int
 
 
+class Drew(NamedTuple):
+    """A card drawn from the stock (the act ``draw``, where the record writes its draws);
+    which card is the drawer's to know."""
+
+    player: int
+
+
 class SetAside(NamedTuple):
     """Three trumps shown and set aside (Mas)."""
 
@@ -223,7 +230,7 @@ class GameOver(NamedTuple):
     losers: tuple[int, ...]
 
 
-ACTS = (Played, Dared, Picked, Sluffed, Took, SetAside, Exchanged, Dealt, OtherAct)
+ACTS = (Played, Dared, Picked, Sluffed, Took, Drew, SetAside, Exchanged, Dealt, OtherAct)
 """What :func:`engine.describe` returns: the act a player made, in its context."""
 CONSEQUENCES = (
     DareFailed,
@@ -248,7 +255,7 @@ CONSEQUENCES = (
 )
 """What :func:`engine.apply` returns: what followed from an act by itself."""
 
-Act = Played | Dared | Picked | Sluffed | Took | SetAside | Exchanged | Dealt | OtherAct
+Act = Played | Dared | Picked | Sluffed | Took | Drew | SetAside | Exchanged | Dealt | OtherAct
 Event = (
     Act
     | DareFailed

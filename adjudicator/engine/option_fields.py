@@ -27,6 +27,7 @@ class Options:
         "dare",
         "dare_by",
         "decks",
+        "draw_back",
         "empty_hand_at_phase_two",
         "exchange_two",
         "failed_dare",
@@ -92,6 +93,7 @@ class Options:
     phase_one_end: Literal[
         "no_card", "talon_empty", "two_cards", "all_hold", "still_to_play", "skip_empty"
     ]
+    draw_back: Literal["automatic", "any_time", "without_delay"]
     unfinished_trick: Literal["take_back", "deal_out"]
     low_cards: int
     low_cards_by_indicator: bool

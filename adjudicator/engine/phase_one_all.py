@@ -9,8 +9,9 @@ with its two restrictions, wars).
 A trick is played in rounds: the first round is every player clockwise from
 the leader; a tie for the head of the trick starts a new round of just the
 tied players, in their order, until one player heads it alone (a war).  Every
-play and sluff is followed at once by drawing back to a full hand.  The winner
-takes the trick (with any sluffs) and leads the next one.
+play and sluff is followed at once by drawing back to a full hand, unless the
+record writes its draws (``draw_back``: the act ``draw``).  The winner takes the
+trick (with any sluffs) and leads the next one.
 
 When sluffing is allowed after the trick is decided, the trick stays on the
 table until the next act that is not a sluff (the winner's lead, or whatever
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from adjudicator.actions import DARE, TAKE, Action, single_plays
+from adjudicator.actions import DARE, DRAW, TAKE, Action, single_plays
 from adjudicator.cards import UNKNOWN, Card, cards_text, suit
 from adjudicator.engine import events as ev
 from adjudicator.engine import intermission
@@ -32,6 +33,7 @@ from adjudicator.engine.common import (
     can_dare,
     dare_problem,
     dared_card,
+    draw_card,
     draw_up,
     held,
     may_hold,
@@ -41,7 +43,7 @@ from adjudicator.engine.common import (
 from adjudicator.engine.events import keep, note
 from adjudicator.engine.state import DealDue, State
 from adjudicator.engine.violations import Violation
-from adjudicator.i18n import _, number
+from adjudicator.i18n import _, ngettext, number
 from adjudicator.speech import a_rank_said, rank_said
 
 _new = tuple.__new__
@@ -95,7 +97,7 @@ def _no_trick(state: State, leader: int) -> ev.PhaseOneEnds | None:
             empty = [p for p in range(state.n) if not state.holds(p)]
             if empty:
                 return ev.PhaseOneEnds("no_card_round", tuple(empty))
-    if state.holds(leader) or can_dare(state):
+    if may_play(state, leader):
         return None
     return ev.PhaseOneEnds("no_lead", (leader,))
 
@@ -110,7 +112,7 @@ def _advance(state: State) -> None:
             return
     while state.round_at < len(state.round):
         player = state.round[state.round_at]
-        if state.holds(player) or can_dare(state):
+        if may_play(state, player):
             state.turn = player
             return
         if state.options.phase_one_end != "skip_empty":
@@ -128,9 +130,25 @@ def _short_still_to_play(state: State) -> int | None:
     """The first player still to play in this round (or its tie's replay) who holds no
     card and cannot dare, or None (``phase_one_end: still_to_play``)."""
     for player in state.round[state.round_at :]:
-        if not state.holds(player) and not can_dare(state):
+        if not may_play(state, player):
             return player
     return None
+
+
+def may_play(state: State, player: int) -> bool:
+    """Whether ``player`` can still play when due: holds a card, may dare, or (where the
+    record writes its draws) may draw one first."""
+    return state.holds(player) or can_dare(state) or can_draw(state, player)
+
+
+def can_draw(state: State, player: int) -> bool:
+    """Whether ``player`` may draw now where the record writes its draws: a short hand and
+    a stock to draw from (``draw_back`` 'any_time' and 'without_delay')."""
+    return (
+        state.options.draw_back != "automatic"
+        and bool(state.stock)
+        and state.count(player) < state.options.hand_size
+    )
 
 
 def head(plays: list[tuple[int, int]], tie_rule: str) -> tuple[list[int], frozenset[int]]:
@@ -233,11 +251,12 @@ def must_close_first(state: State, action: Action) -> bool:
     """Whether ``action`` closes the decided trick's sluffing window before it is judged.
 
     With a sluffing window ('once', 'own_rank', 'atlanta') every act that is not
-    a sluff closes it; 'unlimited' closes only with the winner's ``take``.
+    a sluff (or a draw) closes it; 'unlimited' closes only with the winner's ``take``.
     """
     return (
         state.decided is not None
         and action.act != "sluff"
+        and action.act != "draw"
         and state.options.sluffing not in ("none", "unlimited")
     )
 
@@ -246,7 +265,7 @@ def closing_moves_on(state: State) -> bool:
     """Whether closing the decided trick does more than let its winner lead the next one."""
     winner = state.decided
     assert winner is not None
-    if not (state.holds(winner) or can_dare(state)):
+    if not may_play(state, winner):
         return True
     if state.options.phase_one_end == "skip_empty":
         return False
@@ -453,6 +472,8 @@ def candidates(state: State) -> list[Action]:
         out += [Action(player, "dare"), Action(player, "pick"), Action(player, "take")]
     if state.options.sluffing != "none" and state.trick:
         out += _sluff_candidates(state)
+    if state.options.draw_back != "automatic":
+        out += DRAW[: state.n]
     return out
 
 
@@ -466,6 +487,11 @@ def generate(state: State) -> list[Action] | None:
     if any(state.hidden):
         return None
     options = state.options
+    drawers: list[Action] = []
+    if options.draw_back != "automatic":
+        drawers = [DRAW[p] for p in range(state.n) if can_draw(state, p)]
+        if drawers and options.draw_back == "without_delay":
+            return None  # a short hand must draw first: check says which of its acts wait
     out: list[Action] = []
     player = state.turn
     if player is not None:
@@ -513,7 +539,7 @@ def generate(state: State) -> list[Action] | None:
                 continue
             for size in range(1, len(cards) + 1):
                 out += [_new(Action, (sluffer, "sluff", c, ())) for c in combinations(cards, size)]
-    return out
+    return out + drawers if drawers else out
 
 
 def sluffable(state: State) -> list[tuple[int, list[Card]]]:
@@ -575,6 +601,23 @@ def check(state: State, action: Action) -> Violation | None:
     act = action.act
     names = state.names
     p = action.player
+    if state.options.draw_back != "automatic":
+        if act == "draw":
+            return _draw_problem(state, action)
+        if act != "pick" and state.options.draw_back == "without_delay" and can_draw(state, p):
+            return Violation(
+                "phase1.draw.owed",
+                _(
+                    "{name} holds {count} and the stock is not empty: a hand is drawn back to "
+                    "{size} before its player plays, dares, sluffs or takes again"
+                ).format(
+                    name=names[p],
+                    count=ngettext("{n} card", "{n} cards", state.count(p)).format(
+                        n=number(state.count(p))
+                    ),
+                    size=number(state.options.hand_size),
+                ),
+            )
     if act == "sluff":
         return _check_sluff(state, action)
     if act == "pick":
@@ -629,6 +672,28 @@ def check(state: State, action: Action) -> Violation | None:
     if len(set(cards)) != len(cards) and state.options.decks == 1:
         return Violation("play.count", _("{name} names the same card twice").format(name=names[p]))
     return _tie_problem(state, p, rank1[cards[0]], cards)
+
+
+def _draw_problem(state: State, action: Action) -> Violation | None:
+    """phase1.draw: one card off the stock, named by nobody, into a short hand."""
+    p = action.player
+    if action.cards:
+        return Violation("phase1.draw", _("A draw names no card: the stock's top card is drawn"))
+    if not state.stock:
+        return Violation("phase1.draw", _("The stock is empty: there is nothing to draw"))
+    size = state.options.hand_size
+    if state.count(p) >= size:
+        return Violation(
+            "phase1.draw",
+            _("{name} already holds {count}: a hand is drawn back to {size}, no further").format(
+                name=state.names[p],
+                count=ngettext("{n} card", "{n} cards", state.count(p)).format(
+                    n=number(state.count(p))
+                ),
+                size=number(size),
+            ),
+        )
+    return None
 
 
 def heading_plays(state: State) -> set[int]:
@@ -801,14 +866,24 @@ def apply(state: State, action: Action) -> None:
     """Play, dare, sluff or take; draw back up; move the trick on."""
     act = action.act
     p = action.player
+    automatic = state.options.draw_back == "automatic"
+    if act == "draw":
+        draw_card(state, p)
+        if not state.stock:  # the last card drawn: a player due may now be without a play
+            if state.decided is None:
+                _advance(state)
+            else:
+                judge_final(state)
+        return
     if act == "sluff":
         if state.options.sluff_final and could_win(state, p):
             state.risky.append((state.steps, p, action.cards))
         take_from_hand(state, p, action.cards)
         state.sluffs.append((p, tuple(action.cards)))
         state.sluffed[p] = True
-        draw_up(state, p)
-        if state.decided is None and not state.holds(p) and not can_dare(state):
+        if automatic:
+            draw_up(state, p)
+        if state.decided is None and not may_play(state, p):
             if state.turn == p or (
                 state.options.phase_one_end == "still_to_play"
                 and p in state.round[state.round_at :]
@@ -825,7 +900,8 @@ def apply(state: State, action: Action) -> None:
     else:
         cards = tuple(action.cards)
         take_from_hand(state, p, cards)
-        draw_up(state, p)
+        if automatic:
+            draw_up(state, p)
     state.trick.append((p, cards))
     played_rank = state.rank1[cards[0]]
     state.round_plays.append((p, played_rank))
@@ -844,6 +920,8 @@ def describe(state: State, action: Action) -> ev.Act:
     if act == "take":
         count = sum(len(c) for _, c in state.trick) + sum(len(c) for _, c in state.sluffs)
         return ev.Took(p, count)
+    if act == "draw":
+        return ev.Drew(p)
     if not state.trick or state.decided is not None:
         how = "lead"
     else:

@@ -76,6 +76,8 @@ def variant_acts(options: RuleOptions | Options) -> frozenset[str]:
         acts.add("sluff")
     if options.sluffing == "unlimited":
         acts.add("take")
+    if options.draw_back != "automatic":
+        acts.add("draw")
     if options.set_aside_trumps:
         acts.add("set_aside")
     if options.exchange_two:

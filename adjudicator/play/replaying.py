@@ -287,7 +287,14 @@ def cannot_play(state: State, action: Action) -> str | None:
         return _("the game is already over")
     if act not in state.acts:
         return _("these rules have no '{act}'").format(act=act)
-    if state.phase != PHASE_ONE and act in ("sluff", "take", "exchange", "set_aside", "dare"):
+    if state.phase != PHASE_ONE and act in (
+        "sluff",
+        "take",
+        "exchange",
+        "set_aside",
+        "dare",
+        "draw",
+    ):
         return _("phase two has no place for '{act}'").format(act=act)
     if act == "deal" and state.deal is None and state.decided is None:
         return _("nothing is to be dealt now")

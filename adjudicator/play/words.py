@@ -202,6 +202,7 @@ _SAY: dict[type, Callable[[Any, Sequence[str]], str]] = {
     ev.Took: lambda e, n: _("{name} takes the trick ({count} cards)").format(
         name=n[e.player], count=e.size
     ),
+    ev.Drew: lambda e, n: _("{name} draws a card").format(name=n[e.player]),
     ev.SetAside: lambda e, n: _("{name} shows three trumps, {cards}, and sets them aside").format(
         name=n[e.player], cards=cards_text(e.cards)
     ),
@@ -319,6 +320,8 @@ def _tried(act: ev.Event, names: Sequence[str]) -> str | None:
         return _("{name} tries to take the trick ({count} cards)").format(
             name=names[act.player], count=act.size
         )
+    if isinstance(act, ev.Drew):
+        return _("{name} tries to draw a card").format(name=names[act.player])
     if isinstance(act, ev.SetAside):
         return _("{name} tries to show three trumps, {cards}, and set them aside").format(
             name=names[act.player], cards=cards_text(act.cards)
@@ -374,6 +377,10 @@ _TRIED_OTHER: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
         lambda: _("{name} tries to set {cards} aside"),
     ),
     "deal": (lambda: _("{name} tries to deal"), lambda: _("{name} tries to deal {cards}")),
+    "draw": (
+        lambda: _("{name} tries to draw a card"),
+        lambda: _("{name} tries to draw {cards}"),
+    ),
 }
 """An act made where its phase has no place for it (a sluff in phase two), as an attempt:
 without cards and with them, one whole sentence each."""

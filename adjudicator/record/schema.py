@@ -303,7 +303,7 @@ class ActionObject(Part):
     """An action in object form."""
 
     player: str
-    act: str = Field(description="play, dare, sluff, pick, deal, take, exchange or set_aside")
+    act: str = Field(description="play, dare, sluff, pick, deal, take, exchange, set_aside or draw")
     cards: Cards = Field(default=())
     to: Annotated[
         dict[str, tuple[Card, ...]] | None,

@@ -366,6 +366,7 @@ NONE_LEGAL = {
     "take": N_("legal instead: none, {name} had no legal take there"),
     "exchange": N_("legal instead: none, {name} had no legal exchange there"),
     "set_aside": N_("legal instead: none, {name} had no legal set aside there"),
+    "draw": N_("legal instead: none, {name} could not draw there"),
 }
 """``legal instead: none`` by the act of the refused action: a whole sentence for each, so
 that a translation names the act in its own words (English names the act itself)."""

@@ -632,6 +632,30 @@ RULES: dict[str, Rule] = {
             ("sluff_final",),
         ),
         Rule(
+            "phase1.draw",
+            "all",
+            N_(
+                "where the record writes its draws (`draw_back` 'any_time' or 'without_delay'), "
+                "a `draw` names no card and takes the stock's top card into a hand holding "
+                "fewer than a full hand; with a full hand or an empty stock there is nothing "
+                "to draw"
+            ),
+            (Cite(G, "II.B"), Cite(G, "II.G")),
+            ("illegal_goat_draw.json",),
+            ("draw_back",),
+        ),
+        Rule(
+            "phase1.draw.owed",
+            "all",
+            N_(
+                "with `draw_back` 'without_delay', a player whose hand is short while the stock "
+                "can fill it draws before playing, daring, sluffing or taking"
+            ),
+            (Cite(G, "II.B"), Cite(G, "II.G", "DO NOT wait for others to draw or play")),
+            ("illegal_goat_draw_owed.json",),
+            ("draw_back",),
+        ),
+        Rule(
             "phase2.one_copy",
             "two",
             N_(

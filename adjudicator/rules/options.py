@@ -26,6 +26,7 @@ ALL_PLAYERS_ONLY: dict[str, object] = {
     "sluff_top_first": False,
     "sluff_final": False,
     "unfinished_trick": "take_back",
+    "draw_back": "automatic",
 }
 """Options that only mean something when everybody plays to each trick, and their defaults."""
 
@@ -349,6 +350,21 @@ class RuleOptions(BaseModel):
             "cannot replay is dealt evenly to the tied players' piles with the act 'deal': "
             "pagat.com, 'Koira'). Two-card tricks take 'no_card', 'talon_empty' or "
             "'skip_empty'."
+        ),
+    )
+    draw_back: Literal["automatic", "any_time", "without_delay"] = Field(
+        "automatic",
+        description=N_(
+            "How a hand is filled back from the stock in phase one. 'automatic': each "
+            "player draws back to a full hand right after each play and sluff, and a record "
+            "writes no draws (every text: pagat.com, 'All Players play to Each Trick in Phase "
+            "One'; the Goat treatise, II.B and II.G). 'any_time': a record writes each draw "
+            "(the act 'draw', one card); a player holding fewer than a full hand may draw at "
+            "any moment of phase one, or wait (the tjwilson90/goat app's Draw). "
+            "'without_delay': a record writes each draw, and the treatise's rule is checked "
+            "on it: a player whose hand is short while the stock can fill it draws before "
+            "playing, daring, sluffing or taking (the Goat treatise, II.B and II.G: 'DO NOT "
+            "wait')."
         ),
     )
     unfinished_trick: Literal["take_back", "deal_out"] = Field(

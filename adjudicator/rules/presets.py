@@ -116,6 +116,8 @@ GOAT_CITES: dict[str, str] = {
     "sluff_final": "the Goat treatise, II.E.3 (sluffing restriction #2)",
     "phase_one_end": "the Goat treatise, II.C and II.F",
     "unfinished_trick": "the Goat treatise, II.F (everyone takes back the cards they played)",
+    "draw_back": "the Goat treatise, II.B and II.G (a three-card hand kept at all times: 'DO NOT "
+    "wait')",
     "low_cards": "the Goat treatise, III.C (six cards), variations II.A (twelve with the double "
     "deck)",
     "low_cards_by_indicator": NOT_IN_TREATISE,

@@ -74,6 +74,7 @@ PHASE_ONE_CHOICES: dict[str, tuple[Any, ...]] = {
         "skip_empty",
     ),
     "unfinished_trick": ("take_back", "deal_out"),
+    "draw_back": ("automatic", "any_time", "without_delay"),
     "low_cards": (0, 5, 6, 7, 10),
     "low_cards_by_indicator": (False, True),
     "low_cards_six_of_trumps": (False, True),

@@ -496,7 +496,7 @@ def test_a_misspelled_act_gets_the_close_one(record: dict[str, Any]) -> None:
     record["actions"][0] = "Anna paly 3C"
     assert error(record) == (
         "actions[0]: 'paly' is not an act (play, dare, sluff, pick, deal, take, exchange, "
-        "set_aside): did you mean 'play'?"
+        "set_aside, draw): did you mean 'play'?"
     )
 
 
