@@ -117,16 +117,18 @@ def serve(inp: BinaryIO, out: BinaryIO, memory_mb: int) -> None:
         job = json.loads(line)
         body = _read_exactly(inp, job["size"])
         died = False
+        status, answer = 500, b""
         try:
             status, answer = run(job["job"], job.get("args") or {}, body)
         except MemoryError:
-            said = _said(MEMORY, (job.get("args") or {}).get("lang"))
-            status, answer = 503, json.dumps({"error": said.format(limit=memory_mb)}).encode()
             died = True  # a process that ran out may hold broken state: the pool starts another
         except Exception as exc:  # the server answers 500
-            status = 500
             answer = json.dumps({"error": f"internal error: {type(exc).__name__}"}).encode()
         del body
+        if died:  # said only now: the failed check's frames went with the exception, so
+            # the words have the memory back (said inside the handler, they could fail too)
+            said = _said(MEMORY, (job.get("args") or {}).get("lang"))
+            status, answer = 503, json.dumps({"error": said.format(limit=memory_mb)}).encode()
         head = {"status": status, "size": len(answer), "ending": died}
         out.write(json.dumps(head).encode() + b"\n")
         out.write(answer)
