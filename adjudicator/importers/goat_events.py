@@ -51,6 +51,14 @@ EXPLAINED: tuple[tuple[str, str], ...] = (
             "has no card; the treatise when that player is due (--rules text)"
         ),
     ),
+    (
+        "draw_back",
+        N_(
+            "where a player draws late (the app's Draw button lets one wait), the record "
+            "starts with every hand empty and writes every draw: the app lets a player wait; "
+            "the treatise says to draw at once (--rules text); otherwise the rules draw"
+        ),
+    ),
 )
 
 
@@ -66,6 +74,9 @@ def explain(options: ImportOptions) -> str:
             values = "1-2 / 1-2"
         elif option == "low_cards":
             values = f"{app[option]} / {text[option]} ({two_app[option]} / {two_text[option]})"
+        elif option == "draw_back":
+            late_app, late_text = rule_options(1, "app", True), rule_options(1, "text", True)
+            values = f"{option_value(late_app[option])} / {option_value(late_text[option])}"
         else:
             values = f"{option_value(app[option])} / {option_value(text[option])}"
         rows.append((option, values, _(why)))
@@ -73,8 +84,8 @@ def explain(options: ImportOptions) -> str:
         _("The Goat rules (variant goat) with these options:"),
         rows,
         _(
-            "Where the app departs from the rules in ways no option says (a player may draw "
-            "late; a cap on pick-ups), the check names the place by the rules' own words."
+            "Where the app departs from the rules in ways no option says (a cap on pick-ups), "
+            "the check names the place by the rules' own words."
         ),
     )
 

@@ -10,8 +10,11 @@ The deck is rebuilt from the draws: the app's hands start empty and each card dr
 logged, so the first three draws of each player are the deal (one at a time, seat 0
 first: the last seat deals) and the rest are the stock in the order the rules draw it
 (a player draws back to three after each play or sluff).  The app lets a player draw
-later than that; the stock is ordered so that each player gets, in turn, the cards the
-log says they drew.  A card never drawn is ``??``.  docs/importers.md has the mapping.
+later than that (its Draw button); where the log's draws cannot be the rules' own, the
+record starts as the app does, every hand empty and the stock in the order the log
+takes its cards, and writes every draw (``draw_back``, the act ``draw``).  A card never
+drawn is ``??``.  docs/importers.md has
+the mapping.
 
 Compiled with the engine (setup.py): every event goes through it.  Its generators and
 its error class stay in modules left as Python (goat_events, base).
@@ -24,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import compress, count, repeat
 from typing import Any, NoReturn
 
-from adjudicator.actions import PICK, Action, single_plays
+from adjudicator.actions import DRAW, PICK, Action, single_plays
 from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, card_text, rank, suit
 from adjudicator.engine import apply as _apply
 from adjudicator.engine import check as _check
@@ -121,15 +124,17 @@ _NO_KEYS: frozenset[str] = frozenset()
 REDACTED = ("redactedDraw", "redactedOfferDreck", "redactedReceiveDreck")
 
 
-def rule_options(decks: int, rules: str) -> dict[str, Any]:
+def rule_options(decks: int, rules: str, drawn: bool = False) -> dict[str, Any]:
     """The record's options: the app's rules, or the treatise's letter (``text``).
 
     Read from the app: the packs of ``start``; no high-trump rule; aces high; the dreck
     goes to players holding fewer than six cards whatever the packs; sluffing to the
     last trick of part one is not restricted (restriction #2); part one ends as soon as
-    a player still to play in the round (or its war) has no card."""
+    a player still to play in the round (or its war) has no card.  ``drawn``: the record
+    writes the log's draws, which a player may make when they choose (the app), or
+    without delay (the treatise)."""
     text = rules == "text"
-    return {
+    options: dict[str, Any] = {
         "decks": decks,
         "aces_low": False,
         "high_trump": "none",
@@ -137,6 +142,9 @@ def rule_options(decks: int, rules: str) -> dict[str, Any]:
         "sluff_final": text,
         "phase_one_end": "all_hold" if text else "still_to_play",
     }
+    if drawn:
+        options["draw_back"] = "without_delay" if text else "any_time"
+    return options
 
 
 def convert_replayed(
@@ -163,11 +171,41 @@ def convert_replayed(
         kept = {k: v for k, v in message.items() if k not in ("type", "gameId", "events")}
     else:
         raise Broken("", _("neither a replay message nor a list of events"))
-    game = _Game(events, options, message.get("gameId") if isinstance(message, dict) else None)
-    record = game.record()
+    game_id = message.get("gameId") if isinstance(message, dict) else None
+    record, game = _converted(events, options, game_id)
     if kept:
         record["meta"].setdefault("_source", {})["message"] = kept
     return record, game.replayed()
+
+
+def _converted(
+    events: list[Any], options: ImportOptions, game_id: Any
+) -> tuple[dict[str, Any], _Game]:
+    """The game as a record whose draws are the rules' own, or, where the log's cannot be
+    (a player acted short of the cards the rules would have drawn them: the app lets
+    one draw late), as a record that writes every draw.  The second is tried only when
+    the first draws late or does not replay cleanly, and kept when the first draws late,
+    or it replays cleanly, or converts where the first cannot, or follows the log
+    further before the rules refuse an event; otherwise the first reading stands."""
+    game = _Game(events, options, game_id)
+    try:
+        record = game.record()
+    except Broken as exc:
+        broken: Broken | None = exc
+    else:
+        if game.clean and not game.late:
+            return record, game
+        broken = None
+    other = _Game(events, options, game_id, drawn=True)
+    try:
+        drawn = other.record()
+    except Broken:
+        if broken is not None:
+            raise broken from None
+        return record, game
+    if broken is not None or other.clean or game.late or (other.stopped or 0) > (game.stopped or 0):
+        return drawn, other
+    return record, game
 
 
 def _card(value: Any, where: str) -> Card:
@@ -191,10 +229,17 @@ class _Dreck:
 class _Game:
     """One game's events, read in two passes: the seats and the draws, then the actions."""
 
-    def __init__(self, events: list[Any], options: ImportOptions, game_id: Any) -> None:
+    def __init__(
+        self, events: list[Any], options: ImportOptions, game_id: Any, drawn: bool = False
+    ) -> None:
         self.events = events
         self.options = options
         self.game_id = game_id
+        self.drawn = drawn
+        """Whether the record writes the log's draws (``draw_back``) or leaves them to
+        the rules."""
+        self.stopped: int | None = None
+        """The event the rules refused (the record's last action), if any."""
         self.extra: dict[str, Any] = {}
         self.users: list[Any] = []
         self.start = self._lobby()
@@ -324,7 +369,9 @@ class _Game:
         self.last_draw: dict[int, int] = {}
         """Each seat's last ``draw`` event."""
         self.stock_order: list[tuple[int, Card]] = []
-        """(event, card) of every card taken off the stock after the deal, in log order."""
+        """(event, card) of every card taken off the stock after the deal (from the start
+        where the record writes its draws), in log order."""
+        dealt = 0 if self.drawn else HAND
         events = self.events
         first = self.start + 1
         rest = events[first:]
@@ -361,7 +408,7 @@ class _Game:
                 drawn = draws[seat]
                 drawn.append(card)
                 last_draw[seat] = i
-                if len(drawn) > HAND:
+                if len(drawn) > dealt:
                     stock_order.append((i, card))
             elif kind == "playTop":
                 card = _card(event.get("card"), f"events[{i}].card")
@@ -413,18 +460,34 @@ class _Game:
 
     # --- the second pass: each event an action, its actor the rules' ------------
 
+    def _start(self) -> dict[str, Any]:
+        """Where the record writes its draws: the table as the app starts it, every hand
+        empty, the stock every card the log takes off it in order, then ``??``."""
+        stock = [_CODE[card] for _i, card in self.stock_order]
+        size = 52 * self.decks - 1
+        if len(stock) > size:
+            where = self.stock_order[size][0]
+            raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
+        return {
+            "phase": 1,
+            "leader": self.names[0],
+            "hands": {name: [] for name in self.names},
+            "stock": stock + [UNKNOWN_TEXT] * (size - len(stock)),
+            "trump_card": _code(self.trump) if self.trump is not None else UNKNOWN_TEXT,
+        }
+
     def record(self) -> dict[str, Any]:
-        options = rule_options(self.decks, "app")
+        options = rule_options(self.decks, "app", self.drawn)
         self.table_options = options
-        deck = self._deck()
+        dealt: dict[str, Any] = {"start": self._start()} if self.drawn else {"deck": self._deck()}
         try:
             table = Table.new(
                 VARIANT,
                 self.names,
-                deck=deck,
                 options=options,
                 dealer=self.names[-1],
                 first_leader=self.names[0],
+                **dealt,
             )
         except RecordError as exc:
             where = "--names" if self.options.names else f"events[0..{self.start}]"
@@ -432,6 +495,11 @@ class _Game:
         self.table = table
         self.actions: list[str] = []
         self.next_draw = [HAND] * self.n
+        self.seen = [0] * self.n
+        """Each seat's ``draw`` events passed so far."""
+        self.late = False
+        """Whether a player acted holding fewer cards than the rules would have had them
+        draw by then (a draw the app let them make later, or never)."""
         self.popped: list[str] = []
         self.dreck = _Dreck()
         self.clean = True
@@ -439,10 +507,13 @@ class _Game:
         self.pushed: list[Action] = []
         self.turned = False
         """Whether the log has turned the trump (the app's end of part one) so far."""
-        stopped = self._follow()
+        stopped = self.stopped = self._follow()
         table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
-        final = deck[: 1 + HAND * self.n] + self.popped + [_code(c) for c in reversed(stock)]
+        if not self.drawn:  # the deck with the stock as the rules drew it
+            deck = dealt["deck"]
+            final = deck[: 1 + HAND * self.n] + self.popped + [_code(c) for c in reversed(stock)]
+            dealt["deck"] = " ".join(final)
         meta: dict[str, Any] = {
             "source": NAME,
             "rules": self.options.rules,
@@ -464,11 +535,11 @@ class _Game:
         record: dict[str, Any] = {
             "format": FORMAT,
             "variant": VARIANT,
-            "options": rule_options(self.decks, self.options.rules),
+            "options": rule_options(self.decks, self.options.rules, self.drawn),
             "players": self.names,
             "dealer": self.names[-1],
             "first_leader": self.names[0],
-            "deck": " ".join(final),
+            **dealt,
             "actions": self.actions,
             "meta": meta,
         }
@@ -487,7 +558,7 @@ class _Game:
         state.telling = False  # nothing here reads what an act caused (as in a bulk check)
         push = self._push
         check, apply = _check, _apply
-        names, written, pushed = self.names, self.actions, self.pushed
+        names, written, pushed, seen = self.names, self.actions, self.pushed, self.seen
         picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
         plays = [f"{name} play" for name in names]
         singles = [single_plays(p) for p in range(self.n)]
@@ -538,7 +609,12 @@ class _Game:
                     pushed.append(action)
                     continue
             elif kind <= _OFFER:  # a draw, a trick finished, the Goat, the dreck offered
-                if kind == _OFFER:
+                if kind == _DRAW:
+                    seat = event["player"]  # a seat: the first pass said so
+                    seen[seat] += 1
+                    if self.drawn and push(DRAW[seat], i, f"{names[seat]} draw"):
+                        return i
+                elif kind == _OFFER:
                     self._seat(event, i)
                 continue
             elif kind == _RECEIVE:
@@ -682,9 +758,11 @@ class _Game:
         stock = state.stock
         before = len(stock)
         top: Sequence[str] = _NOTHING
-        if before and (act == "dare" or state.phase == PHASE_ONE):
+        if before and not self.drawn and (act == "dare" or state.phase == PHASE_ONE):
             p = action.player
             k = self.next_draw[p]
+            if self.seen[p] < k:  # the app's player is short here: the log draws late
+                self.late = True
             drawn = self.draws[p]
             if (
                 act == "play"
@@ -703,7 +781,7 @@ class _Game:
             return True
         _apply(state, action)
         taken = before - len(stock)
-        if taken != len(top):
+        if taken != len(top) and not self.drawn:
             self._drawn(i, taken)
         if top:
             self.popped += top
@@ -737,7 +815,10 @@ class _Game:
         """The table the actions were pushed on, for the record's check to read its verdict
         off (see :func:`~adjudicator.play.adjudicate.adjudicate_replayed`): only when every
         action was legal as it came and the record's rules are those it was replayed by."""
-        if not self.clean or rule_options(self.decks, self.options.rules) != self.table_options:
+        if (
+            not self.clean
+            or rule_options(self.decks, self.options.rules, self.drawn) != self.table_options
+        ):
             return None
         return Replayed(self.table, self.pushed)
 

@@ -574,7 +574,8 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
         reserve=reserve,
         written=len(where),
     )
-    if not any(hands):
+    if not any(hands) and not (stock and options.draw_back != "automatic"):
+        # (where the record writes its draws, hands may start empty: the app's deal)
         raise RecordError("start.hands", _("nobody holds a card: phase one would be over"))
     return built, dealer
 

@@ -25,6 +25,7 @@ from adjudicator.cli.commands import main
 from adjudicator.importers import ImportOptions, albined_db, base, goat_events, link
 from adjudicator.importers.goat_events import convert
 from adjudicator.invalid import RecordError
+from adjudicator.play.adjudicate import adjudicate
 from adjudicator.record import load_record
 
 LOGS = Path(__file__).parent / "import_logs"
@@ -294,6 +295,66 @@ def test_rules_text_names_where_the_app_departs() -> None:
     assert text.exit_code == 1
     assert "phase1.sluff.final" in text.output
     assert convert(message(TEXT_ONLY), ImportOptions(rules="text"))["options"]["sluff_final"]
+
+
+def drawn_late(log: dict[str, Any], at: int) -> tuple[dict[str, Any], int]:
+    """The log with the ``draw`` at ``at`` moved to just before its player's next draw:
+    that player plays on with two cards meanwhile, as the app's Draw button allows."""
+    events = log["events"]
+    seat = events[at]["player"]
+    later = next(
+        k
+        for k in range(at + 1, len(events))
+        if events[k]["type"] == "draw" and events[k]["player"] == seat
+    )
+    moved = [*events[:at], *events[at + 1 : later], events[at], *events[later:]]
+    return {**log, "events": moved}, seat
+
+
+def test_a_log_whose_player_draws_late_is_written_with_every_draw(tmp_path: Path) -> None:
+    """Seat 0 plays 2C (event 20) and draws 7D at once (event 21); moved later, seat 0
+    plays its next card holding two.  The rules' deal and draws cannot say that, so the
+    record starts as the app does and writes each draw."""
+    log, seat = drawn_late(message(), 21)
+    record = convert(log, ImportOptions())
+    names = record["players"]
+    assert "deck" not in record and record["start"]["hands"] == {n: [] for n in names}
+    drawn = [e["card"] for e in log["events"] if e["type"] in ("draw", "playTop")]
+    assert record["start"]["stock"][: len(drawn)] == drawn  # the stock as the log took it
+    assert record["options"]["draw_back"] == "any_time"
+    draws = [a for a in record["actions"] if a.endswith(" draw")]
+    assert len(draws) == len(events_of("draw", log))
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(log))
+    assert run("check", "--from", "goat-events", str(path)).exit_code == 0
+    text = run("check", "--from", "goat-events", "--rules", "text", str(path), "--json")
+    verdict = json.loads(text.output)
+    first = verdict["violations"][0]
+    assert (first["rule"], first["player"]) == ("phase1.draw.owed", names[seat])
+    assert first["legal"] == [f"{names[seat]} draw"]
+    # the log as it was, every draw in time, keeps the deck and leaves draws to the rules
+    assert "deck" in convert(message(), ImportOptions(rules="text"))
+
+
+def test_a_late_drawing_log_that_breaks_a_rule_is_still_written_with_every_draw() -> None:
+    """Both readings stop at the same wrong sluff (9S onto a trick with no nine), but only
+    writing the draws says what the hands held before it: that reading is kept."""
+    log, _seat = drawn_late(message(), 21)
+    events = [*log["events"][:31], {"type": "slough", "player": 0, "card": "9S"}]
+    record = convert({**log, "events": events}, ImportOptions())
+    assert "start" in record and record["actions"][-1] == "u-anna sluff 9S"
+    verdict = adjudicate(load_record(record))
+    assert verdict.status == "illegal"
+    assert verdict.violations[0].index == len(record["actions"]) - 1
+
+
+def test_a_hand_that_starts_short_is_the_apps_not_the_rules_deal() -> None:
+    """Seat 1's third card (event 13) drawn only after seat 1 has played: dealt three at
+    once, it would hold that card at its first play."""
+    log, seat = drawn_late(message(), 13)
+    record = convert(log, ImportOptions())
+    assert record["start"]["hands"][record["players"][seat]] == []
+    assert record["actions"][:3] == [f"{record['players'][s]} draw" for s in (0, 1, 2)]
 
 
 def test_import_explain_prints_both_rule_sets() -> None:

@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "23456789TJQKA";
 const PACK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
-const ACTS = ["play", "pick", "dare", "sluff", "take", "exchange", "set_aside", "deal"]; // as the record format lists them
+const ACTS = ["play", "pick", "dare", "sluff", "take", "exchange", "set_aside", "deal", "draw"]; // as the record format lists them
 const RECENT = "adjudicator.recent"; // localStorage: the disputes kept on this phone
 const RECENT_KEPT = 20;
 const FORM = "adjudicator.form"; // localStorage: the New dispute form as typed, until "New dispute" clears it
@@ -408,6 +408,7 @@ function actSaid(form) {
   if (act === "exchange" && has) return tr("{player} exchanges {cards}", values);
   if (act === "set_aside" && has) return tr("{player} sets {cards} aside", values);
   if (act === "deal" && !has) return tr("{player} deals", values);
+  if (act === "draw" && !has) return tr("{player} draws a card", values);
   return null;
 }
 
@@ -527,6 +528,7 @@ function insteadSaid(form) {
   if (act === "exchange") return tr("Take it back; {player} exchanges {cards} instead", values);
   if (act === "set_aside") return tr("Take it back; {player} sets {cards} aside instead", values);
   if (act === "deal") return tr("Take it back; {player} deals instead", values);
+  if (act === "draw") return tr("Take it back; {player} draws a card instead", values);
   return tr("Take it back; {action} instead", { action: formText(form) });
 }
 
