@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import compress, count, repeat
 from typing import Any, NoReturn
 
-from adjudicator.actions import DRAW, PICK, Action, single_plays
+from adjudicator.actions import DRAW, PICK, TAKE, Action, single_plays
 from adjudicator.cards import UNKNOWN, UNKNOWN_TEXT, Card, card_code, card_text, rank, suit
 from adjudicator.engine import apply as _apply
 from adjudicator.engine import check as _check
@@ -377,6 +377,8 @@ class _Game:
         rest = events[first:]
         odd: set[int] | None = None
         indices: Iterable[int]
+        self.types: list[Any] | None = None
+        """Each event's type after ``start``, when every event is an object with one."""
         try:
             kinds = list(map(dict.__getitem__, rest, repeat("type")))
             plain = list(map(frozenset.issuperset, map(_KEYS.get, kinds, repeat(_NO_KEYS)), rest))
@@ -384,6 +386,7 @@ class _Game:
         except (TypeError, KeyError):  # an event no object, with no type or one unhashable
             indices = range(first, len(events))
         else:
+            self.types = kinds
             if all(plain):
                 odd = set()
                 indices = scanned
@@ -433,12 +436,13 @@ class _Game:
 
     def _deck(self) -> list[str]:
         """The deck the table is set from: the trump card, the deal, the stock as logged."""
-        deck = [card_code(self.trump) if self.trump is not None else UNKNOWN_TEXT]
+        code = _CODE
+        deck = [code[self.trump] if self.trump is not None else UNKNOWN_TEXT]
         for k in range(HAND):
             for seat in range(self.n):
                 drawn = self.draws[seat]
-                deck.append(card_code(drawn[k]) if k < len(drawn) else UNKNOWN_TEXT)
-        deck += [card_code(card) for _i, card in self.stock_order]
+                deck.append(code[drawn[k]] if k < len(drawn) else UNKNOWN_TEXT)
+        deck += [code[card] for _i, card in self.stock_order]
         size = 52 * self.decks
         if len(deck) > size:
             short = [seat for seat in range(self.n) if len(self.draws[seat]) < HAND]
@@ -556,22 +560,24 @@ class _Game:
         events = self.events
         state = self.table.state
         state.telling = False  # nothing here reads what an act caused (as in a bulk check)
-        push = self._push
-        check, apply = _check, _apply
         names, written, pushed, seen = self.names, self.actions, self.pushed, self.seen
         picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
         plays = [f"{name} play" for name in names]
+        takes = [f"{name} take" for name in names]
         singles = [single_plays(p) for p in range(self.n)]
         runs, known = _RUNS, _CARDS
         first = self.start + 1
         rest = events[first:]
         # every event an object of a kind the importer reads: the first pass said so
-        kinds = map(_KIND.__getitem__, map(dict.__getitem__, rest, repeat("type")))
+        types = self.types
+        if types is None:  # the first pass looked at each event alone
+            types = list(map(dict.__getitem__, rest, repeat("type")))
+        kinds = map(_KIND.__getitem__, types)
         sharing = False  # a receiveDreck read, its deal not yet pushed (self.dreck holds it)
         for i, event, kind in zip(count(first), rest, kinds):
             if sharing and kind != _OFFER and kind != _RECEIVE:
                 sharing = False
-                if push(self._deal(i), i):
+                if self._push(self._deal(i), i):
                     return i
             if kind <= _PLAY_CARD:
                 turn = state.turn
@@ -595,15 +601,15 @@ class _Game:
                         action = singles[turn][card]
                         text = f"{plays[turn]} {value}"
                     if state.stock or state.deal is not None:
-                        if push(action, i, text):
+                        if self._push(action, i, text):
                             return i
                         continue
                     # _push where nothing is taken off the stock and no deal is due
                     written.append(text)
-                    bad = check(state, action)
+                    bad = _check(state, action)
                     if bad is not None and self._refused(action, bad, i):
                         return i
-                    apply(state, action)
+                    _apply(state, action)
                     if state.stock:
                         self._drawn(i, -len(state.stock))
                     pushed.append(action)
@@ -612,7 +618,7 @@ class _Game:
                 if kind == _DRAW:
                     seat = event["player"]  # a seat: the first pass said so
                     seen[seat] += 1
-                    if self.drawn and push(DRAW[seat], i, f"{names[seat]} draw"):
+                    if self.drawn and self._push(DRAW[seat], i, f"{names[seat]} draw"):
                         return i
                 elif kind == _OFFER:
                     self._seat(event, i)
@@ -625,19 +631,21 @@ class _Game:
                 self._taken_back(event, i)
                 continue
             if kind != _SLOUGH and state.decided is not None:
-                taker = self._actor(i, "take")
-                if push(taker, i, f"{names[taker.player]} take"):
+                taker = state.turn
+                if taker is None:
+                    self._actor(i, "take")  # says why nobody could
+                elif self._push(TAKE[taker], i, takes[taker]):
                     return i
             if kind == _REVEAL:
                 self._reveal(i)
                 self.turned = True
                 continue
             action, text = self._action(event, i)
-            if push(action, i, text):
+            if self._push(action, i, text):
                 return i
         if self.dreck.first is not None:
             end = len(events) - 1
-            if push(self._deal(end), end):
+            if self._push(self._deal(end), end):
                 return end
         return None
 
@@ -659,21 +667,25 @@ class _Game:
         return _new(Action, (turn, act, cards, ()))
 
     def _action(self, event: Mapping[str, Any], i: int) -> tuple[Action, str]:
-        """The action of an event off the common path, and its words."""
+        """The action of an event off the common path, and its words (as ``Action.text``
+        writes them)."""
         kind = event["type"]
+        if kind == "playRun":
+            cards, words = self._run(event, i)
+            action = self._actor(i, "play", cards)
+            return action, f"{self.names[action.player]} play{words}"
+        if kind == "pickUp":
+            action = self._actor(i, "pick")
+            return action, f"{self.names[action.player]} pick"
+        card = _card(event.get("card"), f"events[{i}].card")
         if kind == "slough":
-            card = _card(event.get("card"), f"events[{i}].card")
             action = _new(Action, (self._seat(event, i), "sluff", (card,), ()))
         elif kind == "playCard":
-            action = self._actor(i, "play", (_card(event.get("card"), f"events[{i}].card"),))
-        elif kind == "playTop":
-            action = self._actor(i, "dare", (_card(event.get("card"), f"events[{i}].card"),))
-        elif kind == "playRun":
-            action = self._actor(i, "play", self._run(event, i)[0])
+            action = self._actor(i, "play", (card,))
         else:
-            assert kind == "pickUp", kind
-            action = self._actor(i, "pick")
-        return action, action.text(self.names)
+            assert kind == "playTop", kind
+            action = self._actor(i, "dare", (card,))
+        return action, f"{self.names[action.player]} {action.act} {_CODE[card]}"
 
     def _run(self, event: Mapping[str, Any], i: int) -> tuple[tuple[Card, ...], str]:
         """The run a ``playRun`` names, and its words; Broken when it names none."""

@@ -49,7 +49,9 @@ def json_values(text: str, jsonl: bool = False) -> Iterator[tuple[int | None, An
     cannot be one value: it is read a line at a time at once, not first tried whole
     (which costs a pass over the whole text for its depth)."""
     lines = [
-        (n, line) for n, line in enumerate(text.splitlines(keepends=True), start=1) if line.strip()
+        (n, line)
+        for n, line in enumerate(text.splitlines(keepends=True), start=1)
+        if not line.isspace()  # a line with content (splitlines gives no empty one)
     ]
     if len(lines) >= 2:
         try:

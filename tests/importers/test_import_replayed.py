@@ -116,3 +116,22 @@ def test_check_from_gives_the_same_lines_in_one_process_as_in_workers() -> None:
     assert one.exit_code == two.exit_code != 0
     assert one.output == two.output
     assert '"status": "legal"' in one.output
+
+
+def test_the_words_written_are_each_actions_own() -> None:
+    """Each action's words in the record are ``Action.text``'s for the action the importer
+    pushed: the common events' words from the seat's tables and the off-path ones (a
+    sluff, a dare, a trick taken, a pick or a play made by ``_action``) written at once."""
+    acts: set[str] = set()
+    for players, decks in ((2, 1), (4, 1), (5, 2)):
+        for log in logs(players, decks, 4):
+            try:
+                record, replayed = convert_replayed(copy.deepcopy(log), ImportOptions())
+            except Broken:
+                continue
+            if replayed is None:  # a game the rules object to somewhere: checked from scratch
+                continue
+            names = record["players"]
+            assert record["actions"] == [action.text(names) for action in replayed.actions]
+            acts.update(action.act for action in replayed.actions)
+    assert {"play", "pick", "sluff", "dare", "take", "deal"} <= acts
