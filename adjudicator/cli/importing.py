@@ -140,8 +140,9 @@ def converted(one: importers.Imported) -> tuple[str, str]:
     "--out",
     default=None,
     metavar="OUT",
-    help="Write one record file per game into this folder (created if missing), or JSON "
-    "Lines into OUT if it ends in .jsonl or with --jsonl. Default: JSON Lines on stdout.",
+    help="Write one record file per game into this folder (created if missing), JSON Lines "
+    "into OUT if it ends in .jsonl or with --jsonl, or the one game's record into OUT if it "
+    "ends in .json. Default: JSON Lines on stdout.",
 )
 @click.option("--jsonl", is_flag=True, help="Write -o OUT as one JSON Lines file.")
 @click.option(
@@ -293,11 +294,15 @@ class _Sink:
     def __init__(self, out: str | None, jsonl: bool) -> None:
         self.folder: Path | None = None
         self.lines: Output | None = None
+        self.single: str | None = None
+        """``-o GAME.json``: the one game's record in that file (not a folder named so)."""
         self.used: set[str] = set()
         if out is None:
             return
-        if jsonl or out.lower().endswith(".jsonl"):
+        single = out.lower().endswith(".json") and not Path(out).is_dir() and not jsonl
+        if jsonl or out.lower().endswith(".jsonl") or single:
             self.lines = Output("-o", out)
+            self.single = out if single else None
             return
         self.folder = Path(out)
         try:
@@ -310,6 +315,15 @@ class _Sink:
             ) from None
 
     def put(self, name: str, text: str) -> None:
+        if self.single is not None:
+            if self.used:
+                raise OutputError(
+                    _(
+                        "-o {out} holds one record, and the source has more games: give -o "
+                        "a folder (one file a game) or a name ending in .jsonl"
+                    ).format(out=limits.printable(self.single))
+                )
+            self.used.add(name)
         if self.lines is not None:
             self.lines.write(text + "\n")
         elif self.folder is not None:

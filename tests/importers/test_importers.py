@@ -412,6 +412,20 @@ def test_import_writes_one_file_a_game_into_a_folder(tmp_path: Path) -> None:
     assert run("check", str(out)).exit_code == 0
 
 
+def test_import_writes_the_one_game_into_a_json_file_not_a_folder(tmp_path: Path) -> None:
+    out = tmp_path / "record.json"
+    result = run("import", "goat-events", str(LEGAL), "-o", str(out))
+    assert result.exit_code == 0 and out.is_file()
+    assert json.loads(out.read_text())["meta"]["game_id"] == "g-legal"
+    two = tmp_path / "two.json"
+    result = run("import", "goat-events", str(LEGAL), str(TEXT_ONLY), "-o", str(two))
+    assert result.exit_code == 2 and not two.exists()
+    assert result.output.splitlines()[-1].endswith(
+        "holds one record, and the source has more games: give -o a folder (one file a game) "
+        "or a name ending in .jsonl"
+    )
+
+
 def test_import_writes_json_lines(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     result = run("import", "goat-events", str(LEGAL), "-o", str(out))
