@@ -30,6 +30,7 @@ from adjudicator.exits import EXIT_INVALID
 from adjudicator.i18n import _, ngettext
 from adjudicator.importers import ImportOptions, UnknownFormat, albined_db
 from adjudicator.record import RecordError
+from adjudicator.render.terminal import read_logs_with
 
 RULES = ("app", "text")
 
@@ -46,6 +47,7 @@ def options_of(
     seats = tuple(n.strip() for n in names.split(",")) if names else ()
     if any(not seat for seat in seats):
         _mistake(_("--names: a name is empty ({names})").format(names=names))
+    read_logs_with(rules, names)  # the hints to run 'legal' repeat these
     return ImportOptions(names=seats, rules=rules, game=game, max_size=max_size)
 
 
@@ -297,6 +299,7 @@ class _Sink:
         self.single: str | None = None
         """``-o GAME.json``: the one game's record in that file (not a folder named so)."""
         self.used: set[str] = set()
+        self.written = 0
         if out is None:
             return
         single = out.lower().endswith(".json") and not Path(out).is_dir() and not jsonl
@@ -324,6 +327,7 @@ class _Sink:
                     ).format(out=limits.printable(self.single))
                 )
             self.used.add(name)
+        self.written += 1
         if self.lines is not None:
             self.lines.write(text + "\n")
         elif self.folder is not None:
@@ -344,8 +348,13 @@ class _Sink:
         return chosen + ".json"
 
     def commit(self) -> None:
+        """Write the file out; with no record converted, leave OUT as it was (a file
+        written before is not emptied by a run that converted nothing)."""
         if self.lines is not None:
-            self.lines.commit()
+            if self.written:
+                self.lines.commit()
+            else:
+                self.lines.discard()
 
     def discard(self) -> None:
         if self.lines is not None:

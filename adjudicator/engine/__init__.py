@@ -316,6 +316,15 @@ def _check(state: State, action: Action) -> Violation | None:
         )
     act = action.act
     if act not in state.acts:
+        if act == "draw" and state.options.phase_one == "all":
+            return Violation(
+                "act.variant",
+                _(
+                    "'draw' is not an act of these rules: each player draws back right after "
+                    "each play and sluff (draw_back 'automatic'); with draw_back 'any_time' or "
+                    "'without_delay' the record writes its draws"
+                ),
+            )
         return Violation(
             "act.variant", _("'{act}' is not an act of this variant's rules").format(act=act)
         )

@@ -466,12 +466,11 @@ class _Game:
 
     def _start(self) -> dict[str, Any]:
         """Where the record writes its draws: the table as the app starts it, every hand
-        empty, the stock every card the log takes off it in order, then ``??``."""
-        stock = [_CODE[card] for _i, card in self.stock_order]
+        empty, the stock every card the log takes off it in order, then ``??``.  A card
+        taken past the stock's last (the trump card lies under it, set aside) is left out:
+        its ``draw`` or ``playTop`` is then the rules' to refuse, the stock being empty."""
         size = 52 * self.decks - 1
-        if len(stock) > size:
-            where = self.stock_order[size][0]
-            raise Broken(f"events[{where}]", _("more cards are drawn than the packs hold"))
+        stock = [_CODE[card] for _i, card in self.stock_order[:size]]
         return {
             "phase": 1,
             "leader": self.names[0],
@@ -512,6 +511,12 @@ class _Game:
         self.turned = False
         """Whether the log has turned the trump (the app's end of part one) so far."""
         stopped = self.stopped = self._follow()
+        if (
+            stopped is None
+            and not self.drawn
+            and any(k < len(drawn) for k, drawn in zip(self.next_draw, self.draws, strict=True))
+        ):  # a card the log has a player draw that the rules never drew for them (a fourth
+            self.late = True  # card): the rules' draws cannot be the log's
         table.state.telling = True  # as any table handed on (a check may conclude on it)
         stock = table.state.stock
         if not self.drawn:  # the deck with the stock as the rules drew it

@@ -576,6 +576,14 @@ def _build_start_one(start: StartPhaseOne, table: _Table) -> tuple[Start, int | 
     )
     if not any(hands) and not (stock and options.draw_back != "automatic"):
         # (where the record writes its draws, hands may start empty: the app's deal)
+        if stock and options.phase_one == "all":
+            raise RecordError(
+                "start.hands",
+                _(
+                    "nobody holds a card: phase one would be over (a record that writes its "
+                    "draws, draw_back 'any_time' or 'without_delay', may start so)"
+                ),
+            )
         raise RecordError("start.hands", _("nobody holds a card: phase one would be over"))
     return built, dealer
 

@@ -11,6 +11,7 @@ import json
 import shlex
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -216,6 +217,19 @@ Source = str | tuple[str, int]
 (from 0, as a violation's ``game``; said from 1)."""
 
 
+_LOG_FLAGS: ContextVar[str] = ContextVar("log_flags", default="")
+"""The options an app's log was read with (``--rules text``, ``--names``), which the
+``legal`` hint repeats: without them the same log reads by the app's rules."""
+
+
+def read_logs_with(rules: str, names: str | None) -> None:
+    """Have the ``legal`` hints repeat how the command line read an app's log."""
+    flags = " --rules text" if rules == "text" else ""
+    if names:
+        flags += f" --names {_shell_word(names)}"
+    _LOG_FLAGS.set(flags)
+
+
 def legal_hint(
     source: Source | None, index: int, game: int | None = None, there: bool = False
 ) -> str:
@@ -229,6 +243,7 @@ def legal_hint(
     if isinstance(source, tuple):
         source, game = source
     where = f" --at {index + 1}" + (f" --game {game + 1}" if game is not None else "")
+    where += _LOG_FLAGS.get()
     if source is None or source == "-" or source.startswith("-:"):
         command = f"'adjudicator legal FILE{where}'"
     else:

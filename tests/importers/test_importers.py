@@ -348,6 +348,16 @@ def test_a_late_drawing_log_that_breaks_a_rule_is_still_written_with_every_draw(
     assert verdict.violations[0].index == len(record["actions"]) - 1
 
 
+def test_the_hint_to_run_legal_repeats_the_rules_the_log_was_read_by(tmp_path: Path) -> None:
+    log, _seat = drawn_late(message(), 21)
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(log))
+    result = run("legal", "--rules", "text", str(path), "--at", "200")
+    assert "--rules text' lists what was legal there" in result.output
+    result = run("legal", str(path), "--at", "200")  # the app's rules: nothing to repeat
+    assert "--rules" not in result.output
+
+
 def test_a_hand_that_starts_short_is_the_apps_not_the_rules_deal() -> None:
     """Seat 1's third card (event 13) drawn only after seat 1 has played: dealt three at
     once, it would hold that card at its first play."""
@@ -355,6 +365,35 @@ def test_a_hand_that_starts_short_is_the_apps_not_the_rules_deal() -> None:
     record = convert(log, ImportOptions())
     assert record["start"]["hands"][record["players"][seat]] == []
     assert record["actions"][:3] == [f"{record['players'][s]} draw" for s in (0, 1, 2)]
+
+
+def test_a_fourth_card_drawn_is_refused_not_handed_to_another_player() -> None:
+    """Seat 1 draws a fourth card (KC) right after the deal, then two dares and seat 2's
+    JD end the log.  Read as the rules draw, KC would be seat 2's draw after its play;
+    written as the app played it, seat 1's draw is refused by either rule set."""
+    log = message()
+    events = log["events"]
+    fourth = {"type": "draw", "player": 1, "card": "KC"}
+    log["events"] = [*events[:15], fourth, *events[15:18]]
+    for rules in ("app", "text"):
+        record = convert(log, ImportOptions(rules=rules))
+        verdict = adjudicate(load_record(record))
+        first = verdict.violations[0]
+        assert (first.rule, first.player, first.index) == ("phase1.draw", "u-bo", 9)
+
+
+def test_a_card_drawn_past_the_stock_is_left_for_the_rules_to_refuse() -> None:
+    """A log drawing all 52 cards of one pack (one is the trump card, set aside): the
+    record's stock holds 51, and the last draw is the rules' to refuse, not one line."""
+    ranks, suits = "23456789TJQKA", "SHDC"
+    pack = [r + s for s in suits for r in ranks]
+    events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("a", "b", "c")]
+    events.append({"type": "start", "numDecks": 1})
+    events += [{"type": "draw", "player": k % 3, "card": c} for k, c in enumerate(pack)]
+    game = goat_events._Game(events, ImportOptions(), None, drawn=True)
+    start = game._start()
+    assert start["stock"] == pack[:51] and start["trump_card"] == "??"
+    assert load_record({**convert({"events": events}, ImportOptions()), "actions": []})
 
 
 def test_import_explain_prints_both_rule_sets() -> None:
@@ -420,6 +459,12 @@ def test_import_writes_the_one_game_into_a_json_file_not_a_folder(tmp_path: Path
     two = tmp_path / "two.json"
     result = run("import", "goat-events", str(LEGAL), str(TEXT_ONLY), "-o", str(two))
     assert result.exit_code == 2 and not two.exists()
+    # a run that converts nothing leaves a record written before as it was
+    before = out.read_bytes()
+    broken_log = tmp_path / "broken.json"
+    broken_log.write_text(json.dumps({"type": "replay", "events": []}))
+    assert run("import", "goat-events", str(broken_log), "-o", str(out)).exit_code == 2
+    assert out.read_bytes() == before
     assert result.output.splitlines()[-1].endswith(
         "holds one record, and the source has more games: give -o a folder (one file a game) "
         "or a name ending in .jsonl"
@@ -783,20 +828,21 @@ def test_a_sluff_after_part_one_of_a_card_not_held_is_still_named() -> None:
     assert broken(log).startswith(f"events[{at}]: no player could have made this slough here")
 
 
-def test_a_player_who_never_drew_three_is_named_not_the_packs() -> None:
+def test_a_player_who_never_drew_three_is_written_with_every_draw() -> None:
     """The app's hands start empty and may be filled late, so a player may draw only two
-    cards in all while the others draw the rest of the pack.  The rules deal three to
-    each: the line names the short player, not a count of cards the packs do hold."""
+    cards in all.  The rules' deal cannot say that, so the record writes every draw, and
+    the rules refuse the first fourth card in a hand (the others draw the rest of the pack
+    without playing), not a count of cards the packs do hold."""
     ranks, suits = "23456789TJQKA", "SHDC"
     pack = [r + s for s in suits for r in ranks]
     events: list[dict[str, Any]] = [{"type": "join", "userId": u} for u in ("a", "b", "c")]
     events.append({"type": "start", "numDecks": 1})
     events += [{"type": "draw", "player": 0, "card": c} for c in pack[:2]]
     events += [{"type": "draw", "player": 1 + k % 2, "card": c} for k, c in enumerate(pack[2:])]
-    assert broken({"type": "replay", "events": events}) == (
-        "events[5]: a drew 2 cards in all: the rules deal three to each player "
-        "(the app lets a hand start short and fill it later)"
-    )
+    record = convert({"type": "replay", "events": events}, ImportOptions())
+    assert record["start"]["hands"] == {"a": [], "b": [], "c": []}
+    first = adjudicate(load_record(record)).violations[0]
+    assert (first.rule, first.player, first.index) == ("phase1.draw", "b", 8)
 
 
 def test_finish_sloughing_events_of_the_apps_earlier_streams_are_read_as_finish_trick() -> None:
