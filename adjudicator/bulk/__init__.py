@@ -104,6 +104,9 @@ class Source:
     """For a record an importer wrote: the table it replayed the actions on, which the
     check reads its verdict off instead of replaying them again (never sent to a worker:
     see :func:`check_paths`)."""
+    places: tuple[str, ...] | None = None
+    """For a record an importer wrote: each action's place in the app's log, named beside
+    a violation (``events[41]``)."""
     record: dict[str, Any] | None = None
     """For a record an importer wrote, checked here: the record itself, instead of its
     ``text``.  It is read as its text would be (:func:`record_text`: json gives back what
@@ -592,6 +595,11 @@ def _check(
             report = adjudicate_replayed(document, source.replayed)
         if report is None:
             report = judge(document, go_on)
+        if source.places is not None and isinstance(report, Report):
+            places = source.places
+            for v in (*report.violations, *report.undetermined):
+                if v.index is not None and v.index < len(places):
+                    v.place = places[v.index]
     except RecordError as exc:
         return Checked(source.file, source.line, None, str(exc), text if keep_text else None)
     return Checked(source.file, source.line, report, None, text if keep_text else None)

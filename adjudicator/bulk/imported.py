@@ -95,9 +95,9 @@ def as_sources(read: Iterable[importers.Imported], replayed: bool = False) -> It
     """Each game read as the source a check takes: its record's text, or its error."""
     for game in read:
         if game.record is not None and replayed:  # checked here: the record itself
-            yield Source(game.name, replayed=game.replayed, record=game.record)
+            yield Source(game.name, replayed=game.replayed, record=game.record, places=game.places)
         elif game.record is not None:
-            yield Source(game.name, text=record_text(game.record))
+            yield Source(game.name, text=record_text(game.record), places=game.places)
         else:
             yield Source(game.name, error=game.error or _("not converted"))
 

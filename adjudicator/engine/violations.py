@@ -31,6 +31,7 @@ class Violation:
         "game",
         "index",
         "invalid",
+        "place",
         "player",
         "rule",
         "table",
@@ -78,6 +79,9 @@ class Violation:
         self.comment: str | None = None
         """The note a person wrote beside the action in the record (filled in by the
         adjudicator, as ``index``): carried with the violation, never read by a rule."""
+        self.place: str | None = None
+        """Where the action stands in the app's log it was imported from (``events[41]``),
+        filled in for a log checked as it is read: the log's own words for the place."""
         self.to_act: tuple[str, ...] | None = None
         """Whose the ``alternatives`` are when they are not the actor's (names, in seat
         order): the actor had no legal action there (an illegal sluff) and another player
@@ -113,6 +117,7 @@ class Violation:
         out.table = None
         out.unplayable = None
         out.comment = None
+        out.place = None
         out.to_act = None
         return out
 

@@ -63,6 +63,9 @@ class Imported:
     replayed: Replayed | None = None
     """The table the importer replayed the record's actions on, when a check may read
     the verdict off it instead of replaying again (optional: None, the check replays)."""
+    places: tuple[str, ...] | None = None
+    """Each action's place in the source (``events[41]``), which a check of the log names
+    beside a violation (optional: None, the action's index only)."""
 
 
 def rules_explained(

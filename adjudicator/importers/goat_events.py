@@ -118,11 +118,17 @@ def read_text(text: str, shown_name: str, options: ImportOptions) -> Iterator[Im
             continue
         found = True
         try:
-            record, replayed = convert_replayed(value, options)
+            record, replayed, places = convert_replayed(value, options)
         except Broken as exc:
             yield Imported(name, error=str(exc))
         else:
-            yield Imported(name, record=record, about=about(record, value), replayed=replayed)
+            yield Imported(
+                name,
+                record=record,
+                about=about(record, value),
+                replayed=replayed,
+                places=tuple(f"events[{i}]" for i in places),
+            )
     if wanted is not None and not found:
         yield Imported(
             shown_name,

@@ -149,10 +149,11 @@ def rule_options(decks: int, rules: str, drawn: bool = False) -> dict[str, Any]:
 
 def convert_replayed(
     message: Any, options: ImportOptions
-) -> tuple[dict[str, Any], Replayed | None]:
-    """One game's message as a record, and the table its actions were replayed on to
-    find who made each act, when the record's check may be read off it (every action
-    legal as it came, under the rules the record names); Broken when it cannot be."""
+) -> tuple[dict[str, Any], Replayed | None, list[int]]:
+    """One game's message as a record, the table its actions were replayed on to find
+    who made each act when the record's check may be read off it (every action legal as
+    it came, under the rules the record names), and each action's event; Broken when it
+    cannot be."""
     kept: dict[str, Any] = {}
     if isinstance(message, list):
         events = message
@@ -175,7 +176,7 @@ def convert_replayed(
     record, game = _converted(events, options, game_id)
     if kept:
         record["meta"].setdefault("_source", {})["message"] = kept
-    return record, game.replayed()
+    return record, game.replayed(), game.places
 
 
 def _converted(
@@ -497,6 +498,8 @@ class _Game:
             raise Broken(where, str(exc)) from None
         self.table = table
         self.actions: list[str] = []
+        self.places: list[int] = []
+        """The event each action was made from (a take: the event that ended its trick)."""
         self.next_draw = [HAND] * self.n
         self.seen = [0] * self.n
         """Each seat's ``draw`` events passed so far."""
@@ -566,6 +569,7 @@ class _Game:
         state = self.table.state
         state.telling = False  # nothing here reads what an act caused (as in a bulk check)
         names, written, pushed, seen = self.names, self.actions, self.pushed, self.seen
+        places = self.places
         picks = [(PICK[p], f"{name} pick") for p, name in enumerate(names)]
         plays = [f"{name} play" for name in names]
         takes = [f"{name} take" for name in names]
@@ -611,6 +615,7 @@ class _Game:
                         continue
                     # _push where nothing is taken off the stock and no deal is due
                     written.append(text)
+                    places.append(i)
                     bad = _check(state, action)
                     if bad is not None and self._refused(action, bad, i):
                         return i
@@ -793,6 +798,7 @@ class _Game:
             else:
                 top = self._order_stock(action, i)
         self.actions.append(action.text(self.names) if text is None else text)
+        self.places.append(i)
         bad = _check(state, action)  # Table.push's check and apply, without the
         if bad is not None and self._refused(action, bad, i):  # words of each step
             return True

@@ -312,6 +312,8 @@ def violation(
         lines.append(f": {_cut(listing.show(listed_form(v.action)))}", style="red")
     if v.table is not None:
         lines.append(f" ({table_said(v.table)})", style="bold yellow")
+    if v.place is not None:
+        lines.append(" (" + _("in the log: {place}").format(place=v.place) + ")", style="red")
     lines.append("\n  " + _("rule {rule}:").format(rule=v.rule) + " ", style="red")
     lines.append(v.message, style="red")
     if v.unplayable is not None:

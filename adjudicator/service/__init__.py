@@ -96,7 +96,7 @@ class ViolationOut(Sparse):
     """A rule broken: where, by whom, which rule, why, and what was legal instead."""
 
     _optional: ClassVar[frozenset[str]] = frozenset(
-        ("with_unseen", "game", "table", "unplayable", "comment", "to_act")
+        ("with_unseen", "game", "table", "unplayable", "comment", "to_act", "place")
     )
     index: int | None
     player: str | None
@@ -116,6 +116,9 @@ class ViolationOut(Sparse):
     """Whose actions ``legal`` lists when they are not the violator's (the names, in seat
     order): the violator had no legal action there (an illegal sluff) and these players
     are to act next (left out: the violator's own)."""
+    place: str | None = None
+    """Where the action stands in the app's log the game was read from (``events[41]``;
+    left out: a record, or a format that does not say)."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
@@ -132,6 +135,7 @@ class ViolationOut(Sparse):
             unplayable=v.unplayable,
             comment=v.comment,
             to_act=list(v.to_act) if v.to_act else None,
+            place=v.place,
         )
 
 

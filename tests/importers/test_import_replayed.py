@@ -54,13 +54,13 @@ def verdicts(log: dict[str, Any], rules: str) -> tuple[str, str, bool] | None:
     """The check --json line from scratch and off the import's replay, and whether the
     replay was used; None for a log that cannot be converted."""
     try:
-        record, replayed = convert_replayed(copy.deepcopy(log), ImportOptions(rules=rules))
+        record, replayed, _places = convert_replayed(copy.deepcopy(log), ImportOptions(rules=rules))
     except Broken:
         return None
     text = record_text(record)
     scratch = bulk.check_source(bulk.Source("g.json", text=text), as_json=True)
     used = replayed is not None and adjudicate_replayed(document_from_text(text), replayed)
-    again, replayed = convert_replayed(copy.deepcopy(log), ImportOptions(rules=rules))
+    again, replayed, _places = convert_replayed(copy.deepcopy(log), ImportOptions(rules=rules))
     # as check --from hands it on in one process: the record itself, not its text
     off = bulk.Source("g.json", replayed=replayed, record=again)
     read_off = bulk.check_source(off, as_json=True, keep_text=True)
@@ -90,7 +90,7 @@ def test_the_verdict_off_the_import_is_the_check_from_scratch(players: int, deck
 
 def test_a_replay_that_is_not_the_records_is_not_read_off() -> None:
     log = import_speed.events_of(import_speed.app_games(3, 5, 1)[0])
-    record, replayed = convert_replayed(log, ImportOptions())
+    record, replayed, _places = convert_replayed(log, ImportOptions())
     assert replayed is not None
     text = record_text(record)
     shorter = {**record, "actions": record["actions"][:-1]}
@@ -126,7 +126,7 @@ def test_the_words_written_are_each_actions_own() -> None:
     for players, decks in ((2, 1), (4, 1), (5, 2)):
         for log in logs(players, decks, 4):
             try:
-                record, replayed = convert_replayed(copy.deepcopy(log), ImportOptions())
+                record, replayed, _places = convert_replayed(copy.deepcopy(log), ImportOptions())
             except Broken:
                 continue
             if replayed is None:  # a game the rules object to somewhere: checked from scratch

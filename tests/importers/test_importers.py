@@ -332,6 +332,12 @@ def test_a_log_whose_player_draws_late_is_written_with_every_draw(tmp_path: Path
     first = verdict["violations"][0]
     assert (first["rule"], first["player"]) == ("phase1.draw.owed", names[seat])
     assert first["legal"] == [f"{names[seat]} draw"]
+    # the place in the log beside the action: the event the short-handed play was made from
+    event = log["events"][int(first["place"].removeprefix("events[").removesuffix("]"))]
+    assert first["action"] == f"{names[seat]} play {event['card']}"
+    for jobs in ("1", "2"):  # read here, and in a worker process
+        said = run("check", "--rules", "text", str(path), str(LEGAL), "--jobs", jobs).output
+        assert f"(in the log: {first['place']})" in said
     # the log as it was, every draw in time, keeps the deck and leaves draws to the rules
     assert "deck" in convert(message(), ImportOptions(rules="text"))
 
