@@ -583,6 +583,7 @@ class _Game:
             types = list(map(dict.__getitem__, rest, repeat("type")))
         kinds = map(_KIND.__getitem__, types)
         sharing = False  # a receiveDreck read, its deal not yet pushed (self.dreck holds it)
+        merged = -1  # the last slough made part of one sluff with those before it
         for i, event, kind in zip(count(first), rest, kinds):
             if sharing and kind != _OFFER and kind != _RECEIVE:
                 sharing = False
@@ -637,6 +638,8 @@ class _Game:
                 self._receive(event, i)
                 sharing = True
                 continue
+            if kind == _SLOUGH and i <= merged:
+                continue  # sluffed with the slough before it, as one act
             if kind == _SLOUGH and not self.turned and (state.phase != PHASE_ONE or state.deal):
                 self._taken_back(event, i)
                 continue
@@ -651,6 +654,9 @@ class _Game:
                 self.turned = True
                 continue
             action, text = self._action(event, i)
+            if kind == _SLOUGH and self.drawn:
+                action, merged = self._one_sluff(action, i)
+                text = action.text(names)
             if self._push(action, i, text):
                 return i
         if self.dreck.first is not None:
@@ -696,6 +702,28 @@ class _Game:
             assert kind == "playTop", kind
             action = self._actor(i, "dare", (card,))
         return action, f"{self.names[action.player]} {action.act} {_CODE[card]}"
+
+    def _sloughed_just_before(self, i: int, seat: int) -> bool:
+        """Whether event ``i - 1`` is a slough by ``seat``: the app writes a sluff of
+        several cards as one slough a card, and draws after the last."""
+        before: dict[str, Any] = self.events[i - 1]
+        return bool(before.get("type") == "slough" and before.get("player") == seat)
+
+    def _one_sluff(self, action: Action, i: int) -> tuple[Action, int]:
+        """The sluff a slough at ``i`` begins, with every slough by the same player right
+        after it (one act of several cards, as the treatise sluffs, then one draw back),
+        and the index of its last slough; where the record writes its draws."""
+        cards = list(action.cards)
+        seat, events, last = action.player, self.events, i
+        while last + 1 < len(events):
+            event = events[last + 1]
+            if event.get("type") != "slough" or event.get("player") != seat:
+                break
+            last += 1
+            cards.append(_card(event.get("card"), f"events[{last}].card"))
+        if last == i:
+            return action, i
+        return _new(Action, (seat, "sluff", tuple(cards), ())), last
 
     def _run(self, event: Mapping[str, Any], i: int) -> tuple[tuple[Card, ...], str]:
         """The run a ``playRun`` names, and its words; Broken when it names none."""
@@ -783,8 +811,8 @@ class _Game:
         if before and not self.drawn and (act == "dare" or state.phase == PHASE_ONE):
             p = action.player
             k = self.next_draw[p]
-            if self.seen[p] < k:  # the app's player is short here: the log draws late
-                self.late = True
+            if self.seen[p] < k and not (act == "sluff" and self._sloughed_just_before(i, p)):
+                self.late = True  # the app's player is short here: the log draws late
             drawn = self.draws[p]
             if (
                 act == "play"

@@ -24,9 +24,15 @@ from click.testing import CliRunner
 from adjudicator import bulk
 from adjudicator.bulk import record_text
 from adjudicator.cli.commands import main
-from adjudicator.importers import ImportOptions
+from adjudicator.importers import ImportOptions, goat_replay
 from adjudicator.importers.goat_events import Broken, convert_replayed
-from adjudicator.play.adjudicate import Replayed, adjudicate_replayed, document_from_text
+from adjudicator.play.adjudicate import (
+    Replayed,
+    adjudicate,
+    adjudicate_replayed,
+    document_from_text,
+)
+from adjudicator.record import load_record
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -135,3 +141,41 @@ def test_the_words_written_are_each_actions_own() -> None:
             assert record["actions"] == [action.text(names) for action in replayed.actions]
             acts.update(action.act for action in replayed.actions)
     assert {"play", "pick", "sluff", "dare", "take", "deal"} <= acts
+
+
+def two_sloughs(log: dict[str, Any]) -> int | None:
+    """The first slough right after a slough by the same seat (one sluff of two cards,
+    as the app writes it), or None."""
+    events = log["events"]
+    for i in range(1, len(events)):
+        now, before = events[i], events[i - 1]
+        if now["type"] == before["type"] == "slough" and now["player"] == before["player"]:
+            return i
+    return None
+
+
+def test_a_sluff_of_two_cards_written_as_two_sloughs_is_no_late_draw() -> None:
+    """The app writes a sluff of several cards as one slough a card, then the draws: the
+    second slough is not a play made short of cards.  Where the record writes its draws
+    (as for a log where someone drew late), the sloughs are one sluff of two cards, and
+    under the treatise's rules no short-handed act."""
+    log = next(
+        g
+        for g in (import_speed.events_of(r) for r in import_speed.app_games(4, 7, 60))
+        if two_sloughs(g)
+    )
+    at = two_sloughs(log)
+    assert at is not None
+    record, _replayed, _places = convert_replayed(copy.deepcopy(log), ImportOptions(rules="text"))
+    assert "deck" in record  # the rules' own draws: nobody drew late
+    seat = log["events"][at]["player"]
+    cards = [log["events"][at - 1]["card"], log["events"][at]["card"]]
+    game = goat_replay._Game(copy.deepcopy(log)["events"], ImportOptions(rules="text"), None, True)
+    record = game.record()  # the reading that writes every draw, as for a late one
+    assert "start" in record and game.clean
+    name = record["players"][seat]
+    assert f"{name} sluff {' '.join(cards)}" in record["actions"]
+    verdict = adjudicate(load_record(record))  # every draw in time: nothing owed
+    assert verdict.violations == [] or "phase1.draw.owed" not in {
+        v.rule for v in verdict.violations
+    }
