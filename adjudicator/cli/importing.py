@@ -318,15 +318,13 @@ class _Sink:
             ) from None
 
     def put(self, name: str, text: str) -> None:
-        if self.single is not None:
-            if self.used:
-                raise OutputError(
-                    _(
-                        "-o {out} holds one record, and the source has more games: give -o "
-                        "a folder (one file a game) or a name ending in .jsonl"
-                    ).format(out=limits.printable(self.single))
-                )
-            self.used.add(name)
+        if self.single is not None and self.written:
+            raise OutputError(
+                _(
+                    "-o {out} holds one record, and the source has more games: give -o "
+                    "a folder (one file a game) or a name ending in .jsonl"
+                ).format(out=limits.printable(self.single))
+            )
         self.written += 1
         if self.lines is not None:
             self.lines.write(text + "\n")

@@ -605,18 +605,8 @@ def check(state: State, action: Action) -> Violation | None:
         if act == "draw":
             return _draw_problem(state, action)
         if act != "pick" and state.options.draw_back == "without_delay" and can_draw(state, p):
-            return Violation(
-                "phase1.draw.owed",
-                _(
-                    "{name} holds {count} and the stock is not empty: a hand is drawn back to "
-                    "{size} before its player plays, dares, sluffs or takes again"
-                ).format(
-                    name=names[p],
-                    count=ngettext("{n} card", "{n} cards", state.count(p)).format(
-                        n=number(state.count(p))
-                    ),
-                    size=number(state.options.hand_size),
-                ),
+            return Violation.later(
+                "phase1.draw.owed", _owed_words, names[p], state.count(p), state.options.hand_size
             )
     if act == "sluff":
         return _check_sluff(state, action)
@@ -683,17 +673,27 @@ def _draw_problem(state: State, action: Action) -> Violation | None:
         return Violation("phase1.draw", _("The stock is empty: there is nothing to draw"))
     size = state.options.hand_size
     if state.count(p) >= size:
-        return Violation(
-            "phase1.draw",
-            _("{name} already holds {count}: a hand is drawn back to {size}, no further").format(
-                name=state.names[p],
-                count=ngettext("{n} card", "{n} cards", state.count(p)).format(
-                    n=number(state.count(p))
-                ),
-                size=number(size),
-            ),
-        )
+        return Violation.later("phase1.draw", _full_words, state.names[p], state.count(p), size)
     return None
+
+
+def _cards_said(count: int) -> str:
+    return ngettext("{n} card", "{n} cards", count).format(n=number(count))
+
+
+def _owed_words(name: str, count: int, size: int) -> str:
+    """phase1.draw.owed: a short hand acts before its draw."""
+    return _(
+        "{name} holds {count} and the stock is not empty: a hand is drawn back to "
+        "{size} before its player plays, dares, sluffs or takes again"
+    ).format(name=name, count=_cards_said(count), size=number(size))
+
+
+def _full_words(name: str, count: int, size: int) -> str:
+    """phase1.draw: a draw into a full hand."""
+    return _("{name} already holds {count}: a hand is drawn back to {size}, no further").format(
+        name=name, count=_cards_said(count), size=number(size)
+    )
 
 
 def heading_plays(state: State) -> set[int]:

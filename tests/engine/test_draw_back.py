@@ -34,8 +34,8 @@ def record(actions: list[str], draw_back: str, **options: Any) -> dict[str, Any]
 
 
 def played(rec: dict[str, Any]) -> tuple[State, Violation | None]:
-    """The state after the record's actions, and the violation of its last one (None:
-    legal); every earlier action must be legal."""
+    """The state after the record's actions (the last one applied only if legal), and
+    the violation of the last one (None: legal); every earlier action must be legal."""
     game = load_record(rec)
     state = engine.new_state(game)
     bad = None
@@ -43,7 +43,8 @@ def played(rec: dict[str, Any]) -> tuple[State, Violation | None]:
         bad = engine.check(state, action)
         if k < len(game.actions) - 1:
             assert bad is None, (action, bad)
-        engine.apply(state, action)
+        if bad is None:
+            engine.apply(state, action)
     return state, bad
 
 
@@ -78,6 +79,29 @@ def test_a_draw_into_a_full_hand_from_an_empty_stock_or_naming_a_card_is_refused
     assert rule_of(["A play 9C", "A draw", "A draw"], "any_time") == "phase1.draw"
     assert rule_of(["A play 9C", "A draw AS"], "any_time") == "phase1.draw"
     assert rule_of(["A play 9C", "B play 5C", "B draw", "B draw"], "any_time") == "phase1.draw"
+
+
+def test_a_draw_leaves_a_sluffing_window_open() -> None:
+    """With sluffing once, any act but a sluff closes the decided trick's window; a draw
+    (out of turn, where the record writes draws) does not: a sluff may still follow."""
+    once = {"sluffing": "once", "sluff_top_first": False, "sluff_final": False}
+    state, bad = played(record([*TRICK, "B draw"], "any_time", **once))
+    assert bad is None and state.decided == 0 and len(state.trick) == 3
+
+
+def test_a_draw_from_an_empty_stock_is_refused() -> None:
+    start = {
+        "phase": 1,
+        "leader": "A",
+        "hands": {"A": ["4C", "9H"], "B": ["8C", "9D"], "C": ["4H", "KS", "9C"]},
+        "stock": [],
+        "trump_card": "7S",
+    }
+    rec = record(["A play 4C", "A draw"], "any_time")
+    del rec["deck"], rec["dealer"]
+    bad = played({**rec, "start": start})[1]
+    assert bad is not None and bad.rule == "phase1.draw"
+    assert bad.message == "The stock is empty: there is nothing to draw"
 
 
 def test_without_delay_a_short_hand_draws_before_its_player_acts_again() -> None:
